@@ -1,0 +1,55 @@
+"""dlx: exact cover with Knuth's Dancing Links.
+
+An exact-cover problem is a set of *options* (rows), each a list of *items*
+(columns); a solution picks options that cover every primary item exactly once.
+Knuth's toy problem (TAOCP 7.2.2.1):
+
+>>> import dlx
+>>> p = dlx.ExactCover({"o1": ["c", "e"], "o2": ["a", "d", "g"], "o3": ["b", "c", "f"],
+...                     "o4": ["a", "d", "f"], "o5": ["b", "g"], "o6": ["d", "e", "g"]})
+>>> dlx.first(p)
+('o4', 'o5', 'o1')
+>>> dlx.count(p), dlx.is_unique(p)
+(1, True)
+>>> dlx.best(p, {"o1": 1, "o2": 2, "o3": 3, "o4": 4, "o5": 5, "o6": 6})
+(10, ('o4', 'o5', 'o1'))
+
+Secondary items are covered at most once, and may carry colours
+(``dlx.Colored(item, colour)``); ``dlx.trace(p)`` yields every step of the dance.
+"""
+
+from .errors import (
+    BudgetExceeded,
+    ColorError,
+    DuplicateItemError,
+    ExactCoverError,
+    FormatError,
+    OptionError,
+    RepeatedItemError,
+    UnknownItemError,
+)
+from .problem import Colored, ExactCover
+from .search import SearchState, best, count, first, is_unique, solutions, trace
+from .trace import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
+from .verify import is_exact_cover, why_not
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ExactCover", "Colored",
+    "solutions", "count", "first", "is_unique", "best", "trace", "SearchState",
+    "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
+    "is_exact_cover", "why_not",
+    "read_dlx", "write_dlx",
+    "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
+    "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
+]
+
+
+def __getattr__(name: str):  # noqa: ANN202 - module __getattr__
+    # The text format is loaded on first use, so `import dlx` stays minimal.
+    if name in ("read_dlx", "write_dlx"):
+        from . import formats
+
+        return getattr(formats, name)
+    raise AttributeError(f"module 'dlx' has no attribute {name!r}")

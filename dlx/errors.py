@@ -1,0 +1,71 @@
+"""Errors raised by the dlx package.
+
+Every problem with the *input* (a malformed option, an unknown item, a bad line in
+a DLX file) is an :class:`ExactCoverError`, which is a :class:`ValueError`, so
+``except ValueError`` catches them all.  Running out of a search budget is not an
+input error: it raises :class:`BudgetExceeded`, which carries what was found so far.
+
+>>> import dlx
+>>> try:
+...     dlx.ExactCover({"o1": ["a", "a"]})
+... except dlx.ExactCoverError as e:
+...     print(e)
+option 'o1': item 'a' appears twice
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ExactCoverError(ValueError):
+    """Base class of every input error of the dlx package."""
+
+
+class OptionError(ExactCoverError):
+    """An option is malformed: not iterable, a string, or has an unhashable item."""
+
+
+class RepeatedItemError(OptionError):
+    """An option names the same item twice (Knuth's DLX1: "item repeated")."""
+
+
+class UnknownItemError(ExactCoverError):
+    """An option names an item that was not declared (when ``primary`` is given)."""
+
+
+class DuplicateItemError(ExactCoverError):
+    """An item is declared twice, or both primary and secondary."""
+
+
+class ColorError(ExactCoverError):
+    """A colour is attached to a primary item, or is otherwise invalid."""
+
+
+class FormatError(ExactCoverError):
+    """A line of Knuth's DLX text format is malformed.
+
+    ``line`` and ``column`` are 1-based; ``column`` is None when the whole line is at fault.
+    """
+
+    def __init__(self, message: str, line: int, column: int | None = None) -> None:
+        self.line = line
+        self.column = column
+        self.reason = message
+        where = f"line {line}" if column is None else f"line {line}, column {column}"
+        super().__init__(f"{where}: {message}")
+
+
+class BudgetExceeded(Exception):
+    """The node budget ran out before the search finished: the answer is *unknown*.
+
+    ``found`` holds what the view had when it stopped (the partial count for
+    ``count``, the solutions found so far for ``solutions``, the best
+    ``(score, solution)`` so far or None for ``best``), ``stats`` the search statistics.
+    """
+
+    def __init__(self, max_nodes: int, found: Any = None, stats: Any = None) -> None:
+        self.max_nodes = max_nodes
+        self.found = found
+        self.stats = stats
+        super().__init__(f"node budget of {max_nodes} exhausted before the search finished")

@@ -1,0 +1,730 @@
+"""THE search loop (Knuth's Algorithm X/C, TAOCP 7.2.2.1) and the views built on it.
+
+:func:`run` is the only search in the package: an explicit stack, no recursion,
+each branch commented with Knuth's step name.  It works on its own copy of the
+links, so abandoning it, stopping it with a budget or running two at once never
+corrupts a problem.  What it yields depends on the *mode*:
+
+=========== =========================================================
+"solutions"  a tuple of option labels for every solution
+"count"      None for every solution (nothing is stored)
+"trace"      a :mod:`dlx.trace` event between every two steps
+"best"       ``(score, labels)`` whenever a better solution is found
+=========== =========================================================
+
+The views (:func:`solutions`, :func:`count`, :func:`first`, :func:`is_unique`,
+:func:`best`, :func:`trace`) are a few lines each on top of it.
+
+Steps, as in Knuth's Algorithm X: X1 initialise; X2 enter level l (all primary
+items covered: visit a solution); X3 choose an item i; X4 cover i; X5 try the
+option x_l; X6 try again (undo x_l, go to the next option of i); X7 backtrack
+(uncover i); X8 leave level l.  With colours, covering the other items of x_l is
+Algorithm C's *commit* (cover an uncoloured item, *purify* a coloured one).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from typing import Any
+
+from .errors import BudgetExceeded, ExactCoverError
+from .links import Links
+from .problem import ExactCover
+from .trace import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
+
+__all__ = [
+    "run", "solutions", "count", "first", "is_unique", "best", "trace", "SearchState",
+    "PROGRESS_EVERY",
+]
+
+#: The ``progress`` callback is called every this many nodes.
+PROGRESS_EVERY = 1 << 12
+
+Heuristic = Callable[[list[tuple[Hashable, int]]], int]
+
+
+class SearchState:
+    """A read-only view of a paused search, handed to ``bound`` hooks and trace readers.
+
+    ``items()`` yields the primary items not yet covered, ``options(item)`` the
+    labels of the options still available for that item, ``chosen()`` the labels
+    chosen so far, and ``links`` the live :class:`~dlx.links.Links` table (read only!).
+    """
+
+    __slots__ = ("links", "_x", "_level")
+
+    def __init__(self, links: Links, x: list[int]) -> None:
+        self.links = links
+        self._x = x
+        self._level = 0
+
+    @property
+    def level(self) -> int:
+        """How many options are chosen."""
+        return self._level
+
+    def items(self) -> Iterator[Hashable]:
+        names = self.links.item_names
+        return (names[i] for i in self.links.active_items())
+
+    def options(self, item: Hashable) -> list[Hashable]:
+        t = self.links
+        return [t.labels[o] for o in t.active_options(t.item_number(item))]
+
+    def length(self, item: Hashable) -> int:
+        """How many options remain for ``item``."""
+        t = self.links
+        return t.LEN[t.item_number(item)]
+
+    def chosen(self) -> tuple[Hashable, ...]:
+        t = self.links
+        return tuple(t.labels[t.OPT[x]] for x in self._x[: self._level])
+
+
+def run(
+    links: Links,
+    mode: str = "solutions",
+    *,
+    stats: Stats | None = None,
+    max_nodes: int | None = None,
+    heuristic: str | Heuristic | None = None,
+    weights: list[float] | None = None,
+    bound: Callable[[SearchState], float] | None = None,
+    integral: bool = False,
+    progress: Callable[[Stats], object] | None = None,
+) -> Iterator[Any]:
+    """Search ``links`` (which it changes and restores); yield according to ``mode``.
+
+    ``weights`` (per option index, maximised) switches on branch and bound: a
+    node is abandoned when its score plus an optimistic bound on the rest cannot
+    beat the best solution so far.  The bound is ``bound(state)`` when given, else
+    the sum, over the uncovered primary items, of the best ``weight / primary
+    items`` ratio among the options still available for the item: admissible,
+    because every completion splits its score exactly that way.  With
+    ``integral`` weights the bound is rounded down.
+
+    Raises BudgetExceeded (with ``found=None``; views fill it in) when more than
+    ``max_nodes`` nodes would be visited, and passes on anything ``progress``
+    raises; either way only between two steps, after restoring the links.
+    """
+    if stats is None:
+        stats = Stats()
+    tracing = mode == "trace"
+    want_labels = mode in ("solutions", "best")
+    bb = weights is not None
+    T = links.TOP
+    LL, RL, U, D, LEN, COL = (
+        links.LLINK, links.RLINK, links.ULINK, links.DLINK, links.LEN, links.COLOR,
+    )
+    ROW, OPT, SIZE1 = links.ROW, links.OPT, links.SIZE1
+    labels, names = links.labels, links.item_names
+    colored = links.colored
+    budget = -1 if max_nodes is None else max_nodes
+
+    def cover(i: int) -> int:
+        """Cover item i (7.2.2.1-(12)): hide every option in its list, unlink i."""
+        k = 1
+        p = D[i]
+        while p != i:
+            for q in ROW[p]:
+                if q != p:
+                    u = U[q]
+                    d = D[q]
+                    D[u] = d
+                    U[d] = u
+                    LEN[T[q]] -= 1
+            k += SIZE1[p]
+            p = D[p]
+        left = LL[i]
+        right = RL[i]
+        RL[left] = right
+        LL[right] = left
+        return k
+
+    def uncover(i: int) -> None:
+        """Uncover item i (7.2.2.1-(14)): exactly undo cover(i), bottom up."""
+        left = LL[i]
+        right = RL[i]
+        RL[left] = i
+        LL[right] = i
+        p = U[i]
+        while p != i:
+            for q in ROW[p]:
+                if q != p:
+                    U[D[q]] = q
+                    D[U[q]] = q
+                    LEN[T[q]] += 1
+            p = U[p]
+
+    def hide_c(p: int) -> int:
+        """Hide option p, leaving purified nodes (COLOR < 0) alone (Algorithm C's hide')."""
+        k = 0
+        for q in ROW[p]:
+            if q != p and COL[q] >= 0:
+                u = U[q]
+                d = D[q]
+                D[u] = d
+                U[d] = u
+                LEN[T[q]] -= 1
+                k += 1
+        return k
+
+    def unhide_c(p: int) -> None:
+        for q in ROW[p]:
+            if q != p and COL[q] >= 0:
+                U[D[q]] = q
+                D[U[q]] = q
+                LEN[T[q]] += 1
+
+    def cover_c(i: int) -> int:
+        """Algorithm C's cover'(i)."""
+        k = 1
+        p = D[i]
+        while p != i:
+            k += hide_c(p)
+            p = D[p]
+        left = LL[i]
+        right = RL[i]
+        RL[left] = right
+        LL[right] = left
+        return k
+
+    def uncover_c(i: int) -> None:
+        left = LL[i]
+        right = RL[i]
+        RL[left] = i
+        LL[right] = i
+        p = U[i]
+        while p != i:
+            unhide_c(p)
+            p = U[p]
+
+    def purify(p: int) -> int:
+        """Keep only the options that agree with node p's colour on its item."""
+        c = COL[p]
+        i = T[p]
+        k = 0
+        q = D[i]
+        while q != i:
+            if COL[q] == c:
+                COL[q] = -1
+            else:
+                k += hide_c(q)
+            q = D[q]
+        return k
+
+    def unpurify(p: int) -> None:
+        c = COL[p]
+        i = T[p]
+        q = U[i]
+        while q != i:
+            if COL[q] < 0:
+                COL[q] = c
+            else:
+                unhide_c(q)
+            q = U[q]
+
+    if colored:
+        cover_item, uncover_item = cover_c, uncover_c
+    else:
+        cover_item, uncover_item = cover, uncover
+
+    def choose_mrv() -> int:
+        """Minimum remaining values: the first item of shortest list."""
+        i = j = RL[0]
+        s = LEN[j]
+        while s:
+            j = RL[j]
+            if j == 0:
+                break
+            t = LEN[j]
+            if t < s:
+                s = t
+                i = j
+        return i
+
+    if heuristic is None or heuristic == "mrv":
+        choose = choose_mrv
+    elif heuristic == "first":
+        def choose() -> int:
+            return RL[0]
+    elif callable(heuristic):
+        user = heuristic
+
+        def choose() -> int:
+            active = links.active_items()
+            k = user([(names[i], LEN[i]) for i in active])
+            if not isinstance(k, int) or not 0 <= k < len(active):
+                raise ExactCoverError(f"heuristic returned {k!r}, not an index into its list")
+            return active[k]
+    else:
+        raise ExactCoverError(f"unknown heuristic {heuristic!r}: use 'mrv', 'first' or a callable")
+
+    N1 = links.N1
+    x = [0] * (N1 + 1)        # x[l]: the node of the option tried at level l
+    rows: list[tuple[int, ...]] = [()] * (N1 + 1)  # the other nodes of x[l], in commit order
+    lens = [0] * (N1 + 1)     # (trace) the chosen item's list length at level l
+    state = SearchState(links, x)
+    if bb:
+        assert weights is not None
+        score = [0.0] * (N1 + 2)   # score[l]: total weight of x[0..l-1]
+        n_primary = [sum(1 for q in nodes if T[q] <= N1) for nodes in links.option_nodes]
+        ratio = [0.0] * len(T)
+        for o, nodes in enumerate(links.option_nodes):
+            for q in nodes:
+                ratio[q] = weights[o] / n_primary[o]
+        best_score = -math.inf
+        eps = 1e-9
+
+    def optimistic() -> float:
+        """Upper bound on the weight still to come (see run's docstring)."""
+        if bound is not None:
+            state._level = level
+            return bound(state)
+        total = 0.0
+        j = RL[0]
+        while j:
+            m = -math.inf
+            p = D[j]
+            while p != j:
+                r = ratio[p]
+                if r > m:
+                    m = r
+                p = D[p]
+            total += m
+            j = RL[j]
+        return total
+
+    nodes = 1
+    updates = 0
+    profile = [1]
+    level = 0
+    i = 0
+    dead = False
+    held = False    # is the item chosen at `level` covered (between X4 and X7)?
+    part = 0        # (trace) how many other items of x[level] are committed now
+    paused = False  # True only at the pauses between steps, where unwinding is safe
+
+    def sync() -> None:
+        stats.nodes, stats.updates, stats.profile = nodes, updates, profile
+
+    stats.solutions = 0
+    try:
+        # X1: initialise (the links are already laid out; level 0)
+        while True:
+            # X2: enter level `level`
+            if RL[0] == 0:
+                stats.solutions += 1
+                paused = True
+                if tracing:
+                    sync()
+                    yield Solution(level, tuple(labels[OPT[x[k]]] for k in range(level)))
+                elif bb:
+                    if score[level] > best_score:
+                        best_score = score[level]
+                        sync()
+                        yield best_score, tuple(labels[OPT[x[k]]] for k in range(level))
+                elif want_labels:
+                    sync()
+                    yield tuple(labels[OPT[x[k]]] for k in range(level))
+                else:
+                    yield None
+                paused = False
+                dead = True
+            else:
+                # X3: choose an item i
+                i = choose()
+                if tracing:
+                    lens[level] = LEN[i]
+                    paused = True
+                    yield Choose(level, names[i], LEN[i])
+                    paused = False
+                if LEN[i] == 0:
+                    dead = True          # no option can cover i: a dead end
+                elif bb and best_score > -math.inf:
+                    room = optimistic()
+                    if integral:
+                        room = math.floor(room + eps)
+                    dead = score[level] + room <= best_score + eps * (1 + abs(best_score))
+                else:
+                    dead = False
+                if not dead:
+                    # X4: cover i
+                    updates += cover_item(i)
+                    held = True
+                    x[level] = D[i]
+                    if tracing:
+                        paused = True
+                        yield Cover(level, names[i])
+                        paused = False
+            while True:
+                if dead:
+                    # X8: leave level `level`
+                    if tracing:
+                        paused = True
+                        yield Backtrack(level)
+                        paused = False
+                    if level == 0:
+                        return
+                    level -= 1
+                    # X6: try again: undo x_l (other items in reverse order), next option
+                    xl = x[level]
+                    i = T[xl]
+                    held = True
+                    if tracing:
+                        part = len(rows[level])
+                    for q in reversed(rows[level]):
+                        j = T[q]
+                        if colored and COL[q] > 0:
+                            unpurify(q)
+                        else:
+                            uncover_item(j)
+                        if tracing:
+                            part -= 1
+                            paused = True
+                            yield Uncover(level, names[j], links.color_names[COL[q]] or None)
+                            paused = False
+                    x[level] = D[xl]
+                    dead = False
+                xl = x[level]
+                if xl != i:
+                    # X5: try x_l
+                    if nodes == budget:
+                        paused = True
+                        raise BudgetExceeded(budget, None, stats)
+                    nodes += 1
+                    if nodes & (PROGRESS_EVERY - 1) == 0 and progress is not None:
+                        sync()
+                        paused = True
+                        progress(stats)
+                        paused = False
+                    if len(profile) == level + 1:
+                        profile.append(1)
+                    else:
+                        profile[level + 1] += 1
+                    row = ROW[xl]
+                    at = row.index(xl)
+                    others = row[at + 1:] + row[:at]
+                    rows[level] = others
+                    if tracing:
+                        k, y = 1, D[i]
+                        while y != xl:
+                            k, y = k + 1, D[y]
+                        paused = True
+                        yield Try(level, labels[OPT[xl]], k, lens[level])
+                        paused = False
+                    for q in others:
+                        j = T[q]
+                        if colored and COL[q] > 0:
+                            updates += purify(q)
+                        else:
+                            updates += cover_item(j)
+                        if tracing:
+                            part += 1
+                            paused = True
+                            yield Cover(level, names[j], links.color_names[COL[q]] or None)
+                            paused = False
+                    if bb:
+                        score[level + 1] = score[level] + weights[OPT[xl]]  # type: ignore[index]
+                    level += 1
+                    held = False
+                    part = 0
+                    break
+                # X7: backtrack: every option of i has been tried
+                uncover_item(i)
+                held = False
+                if tracing:
+                    paused = True
+                    yield Uncover(level, names[i])
+                    paused = False
+                dead = True
+    finally:
+        sync()
+        if paused:
+            # Stopped between two steps (closed, budget, progress raised): undo every
+            # cover so this table is exactly as it was before the search.
+            undo = uncover_item
+
+            def uncommit(q: int) -> None:
+                if colored and COL[q] > 0:
+                    unpurify(q)
+                else:
+                    undo(T[q])
+
+            for q in reversed(rows[level][:part]):
+                uncommit(q)
+            if held:
+                undo(i)
+            for lev in range(level - 1, -1, -1):
+                for q in reversed(rows[lev]):
+                    uncommit(q)
+                undo(T[x[lev]])
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _links(problem: ExactCover) -> Links:
+    if not isinstance(problem, ExactCover):
+        raise ExactCoverError(
+            f"expected a dlx.ExactCover, got {type(problem).__name__}"
+            " (build one with dlx.ExactCover({label: items}))"
+        )
+    return Links.of(problem).copy()
+
+
+def _check_positive(value: int | None, name: str) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise ExactCoverError(f"{name} must be a positive whole number or None, not {value!r}")
+
+
+def solutions(
+    problem: ExactCover,
+    *,
+    limit: int | None = None,
+    max_nodes: int | None = None,
+    stats: Stats | None = None,
+    heuristic: str | Heuristic | None = None,
+    progress: Callable[[Stats], object] | None = None,
+) -> Iterator[tuple[Hashable, ...]]:
+    """Yield solutions lazily, each a fresh tuple of option labels in choice order.
+
+    Parameters
+    ----------
+    problem : ExactCover
+    limit : int or None
+        Stop after this many solutions.
+    max_nodes : int or None
+        Node budget; when it runs out, :class:`~dlx.BudgetExceeded` is raised with
+        ``found`` = the list of solutions yielded so far.
+    stats : Stats or None
+        Filled in place (nodes, updates, solutions, per-level profile).
+    heuristic : "mrv" (default), "first", or callable
+        How to choose the next item: minimum remaining values (first shortest
+        list), the first uncovered item, or ``f([(item, length), ...]) -> index``.
+    progress : callable or None
+        Called with the stats every :data:`PROGRESS_EVERY` nodes; an exception it
+        raises stops the search cleanly (between two steps).
+
+    Examples
+    --------
+    >>> import dlx
+    >>> p = dlx.ExactCover({"x": ["a"], "y": ["b"], "xy": ["a", "b"]})
+    >>> list(dlx.solutions(p))
+    [('x', 'y'), ('xy',)]
+    >>> list(dlx.solutions(p, limit=1))
+    [('x', 'y')]
+    """
+    _check_positive(limit, "limit")
+    _check_positive(max_nodes, "max_nodes")
+    links = _links(problem)
+    return _solutions(links, limit, max_nodes, stats, heuristic, progress)
+
+
+def _solutions(links: Links, limit: int | None, max_nodes: int | None, stats: Stats | None,
+               heuristic: str | Heuristic | None,
+               progress: Callable[[Stats], object] | None) -> Iterator[tuple[Hashable, ...]]:
+    found: list[tuple[Hashable, ...]] = []
+    if limit is not None and limit < 1:
+        return
+    search = run(links, "solutions", stats=stats, max_nodes=max_nodes, heuristic=heuristic,
+                 progress=progress)
+    try:
+        for sol in search:
+            found.append(sol)
+            yield sol
+            if limit is not None and len(found) >= limit:
+                return
+    except BudgetExceeded as e:
+        e.found = found
+        raise
+    finally:
+        search.close()
+
+
+def count(
+    problem: ExactCover,
+    *,
+    limit: int | None = None,
+    max_nodes: int | None = None,
+    stats: Stats | None = None,
+    heuristic: str | Heuristic | None = None,
+    progress: Callable[[Stats], object] | None = None,
+) -> int:
+    """Count the solutions (up to ``limit``), storing none of them.
+
+    Raises :class:`~dlx.BudgetExceeded` with ``found`` = the partial count when
+    ``max_nodes`` runs out.
+
+    >>> import dlx
+    >>> dlx.count(dlx.ExactCover({"x": ["a"], "y": ["a"], "z": ["a"]}))
+    3
+    >>> dlx.count(dlx.ExactCover({"x": ["a"], "y": ["a"], "z": ["a"]}), limit=2)
+    2
+    """
+    _check_positive(limit, "limit")
+    _check_positive(max_nodes, "max_nodes")
+    search = run(_links(problem), "count", stats=stats, max_nodes=max_nodes,
+                 heuristic=heuristic, progress=progress)
+    n = 0
+    try:
+        for _ in search:
+            n += 1
+            if n == limit:
+                break
+    except BudgetExceeded as e:
+        e.found = n
+        raise
+    finally:
+        search.close()
+    return n
+
+
+def first(
+    problem: ExactCover,
+    *,
+    max_nodes: int | None = None,
+    stats: Stats | None = None,
+    heuristic: str | Heuristic | None = None,
+) -> tuple[Hashable, ...] | None:
+    """The first solution (a tuple of option labels), or None when there is none.
+
+    >>> import dlx
+    >>> dlx.first(dlx.ExactCover({"x": ["a"], "y": ["b"]}))
+    ('x', 'y')
+    >>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b"]})) is None
+    True
+    """
+    for sol in solutions(problem, limit=1, max_nodes=max_nodes, stats=stats, heuristic=heuristic):
+        return sol
+    return None
+
+
+def is_unique(
+    problem: ExactCover,
+    *,
+    max_nodes: int | None = None,
+    stats: Stats | None = None,
+    heuristic: str | Heuristic | None = None,
+) -> bool:
+    """True when the problem has exactly one solution (the search stops at the second).
+
+    >>> import dlx
+    >>> dlx.is_unique(dlx.ExactCover({"x": ["a"], "y": ["b"]}))
+    True
+    """
+    return count(problem, limit=2, max_nodes=max_nodes, stats=stats, heuristic=heuristic) == 1
+
+
+def best(
+    problem: ExactCover,
+    weight: Callable[[Any], float] | Mapping[Any, float],
+    *,
+    maximize: bool = True,
+    max_nodes: int | None = None,
+    stats: Stats | None = None,
+    heuristic: str | Heuristic | None = None,
+    bound: Callable[[SearchState], float] | None = None,
+    progress: Callable[[Stats], object] | None = None,
+) -> tuple[float, tuple[Hashable, ...]] | None:
+    """The solution of greatest (or least) total weight, by branch and bound.
+
+    Parameters
+    ----------
+    problem : ExactCover
+    weight : callable or mapping
+        ``weight(label)`` (or ``weight[label]``) is the number of each option; a
+        solution's score is the sum over its options.
+    maximize : bool
+        Largest score (default) or smallest.
+    bound : callable or None
+        ``bound(state) -> number``: an optimistic estimate (never below the truth
+        when maximising, never above when minimising) of the weight the
+        uncovered items can still add, given a :class:`SearchState`.  The default
+        is the generic bound described in :func:`run`; a problem-specific bound
+        can prune much more.
+    max_nodes : int or None
+        Node budget; :class:`~dlx.BudgetExceeded` then carries the best
+        ``(score, solution)`` found so far (or None) as ``found``.
+
+    Returns
+    -------
+    (score, solution) or None
+        The first best solution in search order; None when there is no solution.
+
+    Examples
+    --------
+    Fewest options: minimise the count (weight 1 each).
+
+    >>> import dlx
+    >>> p = dlx.ExactCover({"x": ["a"], "y": ["b"], "z": ["c"], "xy": ["a", "b"], "xyz": ["a", "b", "c"]})
+    >>> dlx.best(p, lambda label: 1, maximize=False)
+    (1, ('xyz',))
+    >>> dlx.best(p, {"x": 5, "y": 1, "z": 1, "xy": 2, "xyz": 4})
+    (7, ('x', 'y', 'z'))
+    """
+    _check_positive(max_nodes, "max_nodes")
+    links = _links(problem)
+    get = weight.__getitem__ if isinstance(weight, Mapping) else weight
+    sign = 1 if maximize else -1
+    weights: list[float] = []
+    for label in links.labels:
+        try:
+            w = get(label)
+        except Exception as e:  # noqa: BLE001 - report the label whose weight failed
+            raise ExactCoverError(f"weight of option {label!r} could not be computed: {e}") from e
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or math.isnan(w) or math.isinf(w):
+            raise ExactCoverError(f"weight of option {label!r} is {w!r}, not a finite number")
+        weights.append(sign * w)
+    integral = all(isinstance(w, int) for w in weights)
+    user_bound = None
+    if bound is not None:
+        def user_bound(state: SearchState) -> float:
+            return float(sign * bound(state))
+    result: tuple[float, tuple[Hashable, ...]] | None = None
+    search = run(links, "best", stats=stats, max_nodes=max_nodes, heuristic=heuristic,
+                 weights=weights, bound=user_bound, integral=integral, progress=progress)
+    try:
+        for score, sol in search:
+            result = (score, sol)
+    except BudgetExceeded as e:
+        e.found = None if result is None else _signed(result, sign, integral)
+        raise
+    finally:
+        search.close()
+    return None if result is None else _signed(result, sign, integral)
+
+
+def _signed(result: tuple[float, tuple[Hashable, ...]], sign: int,
+            integral: bool) -> tuple[float, tuple[Hashable, ...]]:
+    score = sign * result[0]
+    return (int(score) if integral else score), result[1]
+
+
+def trace(
+    problem: ExactCover,
+    *,
+    max_nodes: int | None = None,
+    stats: Stats | None = None,
+    heuristic: str | Heuristic | None = None,
+) -> Iterator[Event]:
+    """Yield an :mod:`event <dlx.trace>` between every two steps of the search.
+
+    The links are consistent at every pause (no cover is half done).
+
+    >>> import dlx
+    >>> for event in dlx.trace(dlx.ExactCover({"x": ["a", "b"], "y": ["b"]})):
+    ...     print(event)
+    L0 choose item a (1 option)
+    L0 cover a
+    L0 try x (1 of 1)
+    L0 cover b
+    L1 solution: x
+    L1 backtrack
+    L0 uncover b
+    L0 uncover a
+    L0 backtrack
+    """
+    _check_positive(max_nodes, "max_nodes")
+    return run(_links(problem), "trace", stats=stats, max_nodes=max_nodes, heuristic=heuristic)

@@ -1,0 +1,142 @@
+"""Search statistics and the step events of :func:`dlx.trace`.
+
+A *node* is a partial solution the search visits: the root, plus one for every
+option it tries.  An *update* is one link change that removes a node from an item
+list (or an item from the item list), as in Knuth's "updates" count.  Both are
+deterministic for a given problem and heuristic.
+
+Events are small frozen records, each with a one-line ``str``:
+
+>>> print(Try(level=0, option="adf", k=1, d=2))
+L0 try adf (1 of 2)
+>>> print(Choose(level=1, item="b", length=1))
+L1 choose item b (1 option)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+__all__ = [
+    "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
+]
+
+
+@dataclass
+class Stats:
+    """Counters of one search, filled in place when passed as ``stats=``.
+
+    ``nodes``: partial solutions visited (root included); ``updates``: link
+    removals; ``solutions``: solutions reached; ``profile[l]``: nodes at level l
+    (level = number of options chosen).
+
+    >>> import dlx
+    >>> s = dlx.Stats()
+    >>> dlx.count(dlx.ExactCover({"x": ["a"], "y": ["a"]}), stats=s)
+    2
+    >>> s.nodes, s.solutions, s.profile
+    (3, 2, [1, 2])
+    """
+
+    nodes: int = 0
+    updates: int = 0
+    solutions: int = 0
+    profile: list[int] = field(default_factory=list)
+
+    @property
+    def max_level(self) -> int:
+        """The deepest level reached."""
+        return len(self.profile) - 1
+
+    def __str__(self) -> str:
+        return (
+            f"{self.nodes:,} nodes, {self.updates:,} updates, {self.solutions:,} solutions,"
+            f" depth {self.max_level}"
+        )
+
+
+class Event:
+    """Base class of the events yielded by :func:`dlx.trace`."""
+
+    __slots__ = ()
+    level: int
+
+
+def _name(x: Hashable) -> str:
+    return x if isinstance(x, str) else repr(x)
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Event):
+    """Step X3: the search picks ``item``, which has ``length`` options left."""
+
+    level: int
+    item: Hashable
+    length: int
+
+    def __str__(self) -> str:
+        s = "" if self.length == 1 else "s"
+        return f"L{self.level} choose item {_name(self.item)} ({self.length} option{s})"
+
+
+@dataclass(frozen=True, slots=True)
+class Cover(Event):
+    """Item ``item`` was covered (or, with ``color``, purified to that colour)."""
+
+    level: int
+    item: Hashable
+    color: Hashable = None
+
+    def __str__(self) -> str:
+        if self.color is not None:
+            return f"L{self.level} purify {_name(self.item)}:{_name(self.color)}"
+        return f"L{self.level} cover {_name(self.item)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Try(Event):
+    """Step X5: try ``option``, the ``k``-th of the ``d`` options of the chosen item."""
+
+    level: int
+    option: Hashable
+    k: int
+    d: int
+
+    def __str__(self) -> str:
+        return f"L{self.level} try {_name(self.option)} ({self.k} of {self.d})"
+
+
+@dataclass(frozen=True, slots=True)
+class Uncover(Event):
+    """Item ``item`` was uncovered (or, with ``color``, unpurified)."""
+
+    level: int
+    item: Hashable
+    color: Hashable = None
+
+    def __str__(self) -> str:
+        if self.color is not None:
+            return f"L{self.level} unpurify {_name(self.item)}:{_name(self.color)}"
+        return f"L{self.level} uncover {_name(self.item)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Solution(Event):
+    """Step X2: every primary item is covered; ``options`` is the solution."""
+
+    level: int
+    options: tuple[Hashable, ...]
+
+    def __str__(self) -> str:
+        return f"L{self.level} solution: " + ", ".join(_name(o) for o in self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class Backtrack(Event):
+    """Step X8: nothing more to try at ``level``; return to the level above."""
+
+    level: int
+
+    def __str__(self) -> str:
+        return f"L{self.level} backtrack"

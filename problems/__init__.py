@@ -1,0 +1,1 @@
+"""Exact-cover encoders and decoders built on the public dlx API."""

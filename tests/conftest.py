@@ -1,0 +1,44 @@
+"""Shared hypothesis strategies and settings for the dlx tests."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+import dlx
+
+settings.register_profile(
+    "ci", derandomize=True, database=None, deadline=None, max_examples=300,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=None, max_examples=200)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+#: Every search in the tests gets a budget, so a link bug fails instead of hanging.
+BUDGET = 200_000
+
+
+@st.composite
+def problems(draw, max_items: int = 6, max_options: int = 9, colors: bool = True,
+             secondary: bool = True) -> dlx.ExactCover:
+    """Small random problems: primary items p0.., secondary s0.., optional colours."""
+    n_primary = draw(st.integers(0, max_items))
+    n_secondary = draw(st.integers(0, 3)) if secondary else 0
+    prim = [f"p{k}" for k in range(n_primary)]
+    sec = [f"s{k}" for k in range(n_secondary)]
+    n_options = draw(st.integers(0, max_options))
+    options = {}
+    for o in range(n_options):
+        chosen_p = draw(st.lists(st.sampled_from(prim), unique=True, max_size=4)) if prim else []
+        chosen_s = draw(st.lists(st.sampled_from(sec), unique=True, max_size=2)) if sec else []
+        items: list = list(chosen_p)
+        for s in chosen_s:
+            if colors and draw(st.booleans()):
+                items.append(dlx.Colored(s, draw(st.sampled_from("RG"))))
+            else:
+                items.append(s)
+        items = draw(st.permutations(items))
+        options[f"o{o}"] = items
+    return dlx.ExactCover(options, secondary=sec, primary=prim)

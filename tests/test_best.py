@@ -1,0 +1,119 @@
+"""Branch and bound: dlx.best against brute force, and that it prunes."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from conftest import BUDGET, problems
+from hypothesis import given
+from hypothesis import strategies as st
+
+import dlx
+
+
+def brute_best(p, w, maximize):
+    scores = [sum(w[o] for o in sol) for sol in dlx.solutions(p, max_nodes=BUDGET)]
+    if not scores:
+        return None
+    return max(scores) if maximize else min(scores)
+
+
+@given(problems(), st.data(), st.booleans())
+def test_best_matches_brute_force(p, data, maximize):
+    w = {label: data.draw(st.integers(-5, 9)) for label in p.options}
+    got = dlx.best(p, w, maximize=maximize, max_nodes=BUDGET)
+    want = brute_best(p, w, maximize)
+    if want is None:
+        assert got is None
+    else:
+        score, sol = got
+        assert score == want and dlx.is_exact_cover(p, sol)
+        assert sum(w[o] for o in sol) == score
+
+
+@given(problems(colors=False), st.data())
+def test_best_with_float_weights(p, data):
+    w = {label: data.draw(st.floats(-3, 3, allow_nan=False)) for label in p.options}
+    got = dlx.best(p, w, max_nodes=BUDGET)
+    want = brute_best(p, w, True)
+    if want is None:
+        assert got is None
+    else:
+        assert got[0] == pytest.approx(want)
+
+
+def small_pieces(n, m, side=2):
+    """Every rectangle with sides up to ``side`` on an n x m board: many covers."""
+    opts = {}
+    for x in range(n):
+        for y in range(m):
+            for w in range(1, side + 1):
+                for h in range(1, side + 1):
+                    if x + w <= n and y + h <= m:
+                        opts[(x, y, w, h)] = [(a, b) for a in range(x, x + w)
+                                              for b in range(y, y + h)]
+    return dlx.ExactCover(opts)
+
+
+def test_fewest_pieces_matches_enumeration():
+    p = small_pieces(4, 4)
+    every = list(dlx.solutions(p, max_nodes=BUDGET))
+    got = dlx.best(p, lambda k: 1, maximize=False, max_nodes=BUDGET)
+    assert got == (4, got[1]) and min(map(len, every)) == 4 and dlx.is_exact_cover(p, got[1])
+    area = lambda k: k[2] * k[3]  # noqa: E731
+    most = max(sum(area(k) ** 2 for k in sol) for sol in every)
+    assert dlx.best(p, lambda k: area(k) ** 2, max_nodes=BUDGET)[0] == most
+
+
+def test_fewest_pieces_prunes_instead_of_enumerating():
+    p = small_pieces(8, 8)
+    with pytest.raises(dlx.BudgetExceeded):
+        dlx.count(p, max_nodes=100_000)    # far too many covers to enumerate
+    s = dlx.Stats()
+    got = dlx.best(p, lambda k: 1, maximize=False, stats=s, max_nodes=100_000)
+    assert got is not None and got[0] == 16 and dlx.is_exact_cover(p, got[1])
+    assert s.nodes < 20_000
+
+
+def test_bound_hook_is_used_and_respected():
+    p = small_pieces(4, 4)
+    calls = []
+
+    def cells_left(state):
+        calls.append(state.level)
+        items = list(state.items())
+        assert all(state.length(i) >= 1 for i in items)
+        assert all(len(o) == 4 for i in items[:1] for o in state.options(i))
+        assert len(state.chosen()) == state.level
+        return (len(items) + 3) // 4    # each piece covers at most 4 cells (minimising)
+
+    got = dlx.best(p, lambda k: 1, maximize=False, bound=cells_left, max_nodes=BUDGET)
+    assert calls and got == dlx.best(p, lambda k: 1, maximize=False, max_nodes=BUDGET)
+
+
+def test_best_budget_reports_best_so_far():
+    p = small_pieces(8, 8)
+    with pytest.raises(dlx.BudgetExceeded) as info:
+        dlx.best(p, lambda k: 1, maximize=False, max_nodes=200)
+    score, sol = info.value.found
+    assert dlx.is_exact_cover(p, sol) and score == len(sol) > 16
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "1", None, True])
+def test_bad_weights_are_errors(bad):
+    p = dlx.ExactCover({"x": ["a"]})
+    with pytest.raises(dlx.ExactCoverError, match="'x'"):
+        dlx.best(p, {"x": bad})
+    with pytest.raises(dlx.ExactCoverError, match="'x'"):
+        dlx.best(p, {})
+
+
+def test_best_chooses_heaviest_among_all():
+    opts = {i: [i % 3, 3 + i // 3] for i in range(9)}  # 3x3 assignment problem
+    p = dlx.ExactCover(opts)
+    w = {i: (i * 7) % 5 for i in range(9)}
+    perms = [sum(w[3 * r + c] for c, r in enumerate(perm))
+             for perm in itertools.permutations(range(3))]
+    assert dlx.best(p, w)[0] == max(perms)
+    assert dlx.best(p, w, maximize=False)[0] == min(perms)
