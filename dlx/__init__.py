@@ -8,11 +8,11 @@ Knuth's toy problem (TAOCP 7.2.2.1):
 >>> p = dlx.ExactCover({"o1": ["c", "e"], "o2": ["a", "d", "g"], "o3": ["b", "c", "f"],
 ...                     "o4": ["a", "d", "f"], "o5": ["b", "g"], "o6": ["d", "e", "g"]})
 >>> dlx.first(p)
-('o4', 'o5', 'o1')
+('o1', 'o5', 'o4')
 >>> dlx.count(p), dlx.is_unique(p)
 (1, True)
 >>> dlx.best(p, {"o1": 1, "o2": 2, "o3": 3, "o4": 4, "o5": 5, "o6": 6})
-(10, ('o4', 'o5', 'o1'))
+(10, ('o1', 'o5', 'o4'))
 
 Secondary items are covered at most once, and may carry colours
 (``dlx.Colored(item, colour)``); ``dlx.trace(p)`` yields every step of the dance.

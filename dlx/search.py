@@ -25,7 +25,7 @@ Algorithm C's *commit* (cover an uncoloured item, *purify* a coloured one).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Generator, Hashable, Iterator, Mapping
 from typing import Any
 
 from .errors import BudgetExceeded, ExactCoverError
@@ -93,7 +93,7 @@ def run(
     bound: Callable[[SearchState], float] | None = None,
     integral: bool = False,
     progress: Callable[[Stats], object] | None = None,
-) -> Iterator[Any]:
+) -> Generator[Any, None, None]:
     """Search ``links`` (which it changes and restores); yield according to ``mode``.
 
     ``weights`` (per option index, maximised) switches on branch and bound: a
@@ -269,10 +269,10 @@ def run(
     if bb:
         assert weights is not None
         score = [0.0] * (N1 + 2)   # score[l]: total weight of x[0..l-1]
-        n_primary = [sum(1 for q in nodes if T[q] <= N1) for nodes in links.option_nodes]
+        n_primary = [sum(1 for q in onodes if T[q] <= N1) for onodes in links.option_nodes]
         ratio = [0.0] * len(T)
-        for o, nodes in enumerate(links.option_nodes):
-            for q in nodes:
+        for o, onodes in enumerate(links.option_nodes):
+            for q in onodes:
                 ratio[q] = weights[o] / n_primary[o]
         best_score = -math.inf
         eps = 1e-9
@@ -408,11 +408,11 @@ def run(
                     others = row[at + 1:] + row[:at]
                     rows[level] = others
                     if tracing:
-                        k, y = 1, D[i]
+                        kth, y = 1, D[i]
                         while y != xl:
-                            k, y = k + 1, D[y]
+                            kth, y = kth + 1, D[y]
                         paused = True
-                        yield Try(level, labels[OPT[xl]], k, lens[level])
+                        yield Try(level, labels[OPT[xl]], kth, lens[level])
                         paused = False
                     for q in others:
                         j = T[q]
@@ -593,7 +593,7 @@ def first(
     >>> import dlx
     >>> dlx.first(dlx.ExactCover({"x": ["a"], "y": ["b"]}))
     ('x', 'y')
-    >>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b"]})) is None
+    >>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b", "c"]})) is None
     True
     """
     for sol in solutions(problem, limit=1, max_nodes=max_nodes, stats=stats, heuristic=heuristic):
@@ -658,11 +658,12 @@ def best(
     Fewest options: minimise the count (weight 1 each).
 
     >>> import dlx
-    >>> p = dlx.ExactCover({"x": ["a"], "y": ["b"], "z": ["c"], "xy": ["a", "b"], "xyz": ["a", "b", "c"]})
+    >>> p = dlx.ExactCover({"x": ["a"], "y": ["b"], "z": ["c"], "xy": ["a", "b"],
+    ...                     "xyz": ["a", "b", "c"]})
     >>> dlx.best(p, lambda label: 1, maximize=False)
     (1, ('xyz',))
     >>> dlx.best(p, {"x": 5, "y": 1, "z": 1, "xy": 2, "xyz": 4})
-    (7, ('x', 'y', 'z'))
+    (7, ('z', 'x', 'y'))
     """
     _check_positive(max_nodes, "max_nodes")
     links = _links(problem)

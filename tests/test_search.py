@@ -139,7 +139,7 @@ def test_interleaved_generators_are_independent():
     p = queens(8)
     a, b = dlx.solutions(p), dlx.solutions(p)
     got_a, got_b = [], []
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         got_a.append(x)
         got_b.append(y)
     assert len(got_a) == len(got_b) == 92 and got_a == got_b

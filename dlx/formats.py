@@ -1,0 +1,440 @@
+"""Knuth's DLX text format: read and write exact-cover problems as text.
+
+This is the input format of Knuth's programs DLX1 and DLX2 (TAOCP 7.2.2.1):
+
+- A line whose first non-blank character is ``|`` is a comment; blank lines are
+  skipped.  Everywhere else ``|`` is not a comment marker.
+- The first other line names the items (columns), separated by whitespace: the
+  primary items, then optionally a ``|`` and the secondary items.
+- Every further line is one option (row): the names of its items.  A secondary
+  item may carry a colour, written ``x:colour``.
+
+Names are any run of non-blank characters without ``:`` or ``|`` (Knuth's
+programs allow 8 printable ASCII characters; we are liberal about length and
+alphabet).  A malformed line raises :class:`~dlx.errors.FormatError` with its
+1-based line and column; an option without a primary item is skipped with a
+:class:`DLXFormatWarning`, as DLX2 does.  Option labels are 0, 1, 2, ... in
+file order; :func:`read_dlx_lines` also tells the line each option came from.
+
+>>> toy = '''\\
+... | Knuth's toy problem (TAOCP 7.2.2.1)
+... a b c d e f g
+... c e
+... a d g
+... b c f
+... a d f
+... b g
+... d e g
+... '''
+>>> p = read_dlx(toy)
+>>> p.primary
+('a', 'b', 'c', 'd', 'e', 'f', 'g')
+>>> p.options[3]
+('a', 'd', 'f')
+>>> print(write_dlx(p), end="")
+a b c d e f g
+c e
+a d g
+b c f
+a d f
+b g
+d e g
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import warnings
+from collections.abc import Hashable, Iterator
+from typing import Protocol
+
+from .errors import ExactCoverError, FormatError
+from .problem import Colored, ExactCover
+
+__all__ = [
+    "MAX_LINE_LENGTH",
+    "DLXFormatWarning",
+    "SupportsReadline",
+    "read_dlx",
+    "read_dlx_lines",
+    "write_dlx",
+]
+
+MAX_LINE_LENGTH = 1_000_000
+"""The longest line (in characters, without its line break) that the reader accepts."""
+
+_TOKEN = re.compile(r"\S+")
+# Control characters other than the blanks \t \n \v \f \r, and lone surrogates
+# (what ``errors="surrogateescape"`` makes of undecodable bytes).
+_NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_BOM = "\ufeff"
+
+
+class DLXFormatWarning(UserWarning):
+    """A line of a DLX file was read but ignored (an option with no primary item)."""
+
+
+class SupportsReadline(Protocol):
+    """A text stream: anything with ``readline(size)`` returning str."""
+
+    def readline(self, size: int = ..., /) -> str: ...
+
+
+def _describe(char: str) -> str:
+    code = f"U+{ord(char):04X}"
+    if char == "\x00":
+        return f"NUL character ({code})"
+    if "\ud800" <= char <= "\udfff":
+        return f"invalid character {code} (a lone surrogate: undecodable input?)"
+    return f"control character {code}"
+
+
+def _lines(source: str | SupportsReadline, max_line_length: int) -> Iterator[tuple[int, str]]:
+    """Yield ``(line number, text without the line break)`` for every line of ``source``.
+
+    Reads with ``readline(limit)`` so that one huge line costs no more than the cap.
+    """
+    if isinstance(source, str):
+        stream: SupportsReadline = io.StringIO(source, newline=None)
+    elif hasattr(source, "readline"):
+        stream = source
+    else:
+        raise TypeError(
+            "read_dlx expects the text of a DLX file (str) or a text file opened with"
+            f" open(path), not {type(source).__name__}"
+        )
+    number = 0
+    while True:
+        number += 1
+        try:
+            line = stream.readline(max_line_length + 2)
+        except UnicodeDecodeError as e:
+            raise FormatError(
+                f"the input is not valid {e.encoding} text ({e.reason}) at or after this line",
+                number,
+            ) from None
+        if not isinstance(line, str):
+            raise TypeError(
+                f"read_dlx needs a text stream, but readline() returned {type(line).__name__}"
+                " (open the file in text mode)"
+            )
+        if not line:
+            return
+        text = line[:-1] if line.endswith("\n") else line
+        if text.endswith("\r"):
+            text = text[:-1]
+        if len(text) > max_line_length:
+            raise FormatError(f"line is longer than {max_line_length} characters", number)
+        if number == 1 and text.startswith(_BOM):
+            text = text[1:]
+        bad = _NOT_TEXT.search(text)
+        if bad:
+            raise FormatError(
+                f"{_describe(bad.group())} is not allowed: DLX input must be plain text",
+                number,
+                bad.start() + 1,
+            )
+        yield number, text
+
+
+def _is_comment_or_blank(text: str) -> bool:
+    stripped = text.lstrip()
+    return not stripped or stripped.startswith("|")
+
+
+def _read(
+    source: str | SupportsReadline, max_line_length: int
+) -> tuple[ExactCover, tuple[int, ...]]:
+    lines = _lines(source, max_line_length)
+    # The item line.
+    last = 0
+    for number, text in lines:
+        last = number
+        if not _is_comment_or_blank(text):
+            break
+    else:
+        raise FormatError(
+            "no item line: the input has only blank lines and comments (lines starting with '|')",
+            max(last, 1),
+        )
+    primary: list[str] = []
+    secondary: list[str] = []
+    # name -> (is secondary, column where it was declared)
+    declared: dict[str, tuple[bool, int]] = {}
+    bar_column: int | None = None
+    for match in _TOKEN.finditer(text):
+        token, column = match.group(), match.start() + 1
+        # As in DLX1, a token starting with '|' is the separator, possibly glued to a name.
+        while token.startswith("|"):
+            if bar_column is not None:
+                raise FormatError(
+                    f"'|' appears twice in the item line (first at column {bar_column});"
+                    " a single '|' separates primary from secondary items",
+                    number,
+                    column,
+                )
+            bar_column = column
+            token, column = token[1:], column + 1
+        if not token:
+            continue
+        if "|" in token:
+            raise FormatError(f"item name {token!r} contains '|'", number, column)
+        if ":" in token:
+            raise FormatError(
+                f"item name {token!r} contains ':' (colours belong in options, as item:colour)",
+                number,
+                column,
+            )
+        if token in declared:
+            raise FormatError(
+                f"duplicate item {token!r} (already named at column {declared[token][1]})",
+                number,
+                column,
+            )
+        declared[token] = (bar_column is not None, column)
+        (secondary if bar_column is not None else primary).append(token)
+    # A line starting with '|' is a comment, so the item line starts with a primary item.
+    assert primary, "the item line cannot start with '|'"
+    item_line = number
+
+    # The options.
+    options: dict[Hashable, tuple[Hashable, ...]] = {}
+    option_lines: list[int] = []
+    for number, text in lines:
+        if _is_comment_or_blank(text):
+            continue
+        entries: list[Hashable] = []
+        seen: dict[str, int] = {}
+        has_primary = False
+        for match in _TOKEN.finditer(text):
+            token, column = match.group(), match.start() + 1
+            if token == "|":
+                raise FormatError(
+                    "'|' in an option line: only lines starting with '|' are comments,"
+                    " and options list secondary items without a separator",
+                    number,
+                    column,
+                )
+            if "|" in token:
+                raise FormatError(f"{token!r} contains '|'", number, column)
+            name, colon, colour = token.partition(":")
+            if not name:
+                raise FormatError(f"missing item name before ':' in {token!r}", number, column)
+            if name not in declared:
+                raise FormatError(
+                    f"unknown item {name!r} (not in the item line, line {item_line})",
+                    number,
+                    column,
+                )
+            if name in seen:
+                raise FormatError(
+                    f"item {name!r} repeated in this option (already at column {seen[name]})",
+                    number,
+                    column,
+                )
+            seen[name] = column
+            is_secondary = declared[name][0]
+            if colon:
+                if not is_secondary:
+                    raise FormatError(
+                        f"colour on primary item {name!r}: only secondary items"
+                        " (after '|' in the item line) can have a colour",
+                        number,
+                        column,
+                    )
+                if not colour:
+                    raise FormatError(
+                        f"empty colour in {token!r}: write {name} or {name}:colour",
+                        number,
+                        column,
+                    )
+                if ":" in colour:
+                    raise FormatError(
+                        f"colour {colour!r} of item {name!r} contains ':'", number, column
+                    )
+                entries.append(Colored(name, colour))
+            else:
+                entries.append(name)
+                has_primary = has_primary or not is_secondary
+        if not has_primary:
+            warnings.warn(
+                f"line {number}: option ignored (no primary items)",
+                DLXFormatWarning,
+                stacklevel=3,
+            )
+            continue
+        options[len(option_lines)] = tuple(entries)
+        option_lines.append(number)
+    # Every check ExactCover makes was made above, per line, with a line and column.
+    problem = ExactCover(options, secondary=secondary, primary=primary)
+    return problem, tuple(option_lines)
+
+
+def read_dlx(
+    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH
+) -> ExactCover:
+    """Read an exact-cover problem in Knuth's DLX format.
+
+    Option labels are ``0, 1, 2, ...`` in file order (counting the options kept);
+    items are their names (str) and a coloured secondary item ``x:c`` becomes
+    ``Colored("x", "c")``.
+
+    Parameters
+    ----------
+    source : str or text stream
+        The text itself, or an open text file (anything with ``readline``).
+        To read a file by name, pass ``open(path)``.
+    max_line_length : int
+        Longer lines raise :class:`~dlx.errors.FormatError`; the reader never
+        holds more than one such line in memory.
+
+    Raises
+    ------
+    FormatError
+        With the 1-based ``line`` and ``column`` of the fault: no item line, a
+        duplicate item, ``:`` or a second ``|`` in the item line, an unknown or
+        repeated item in an option, a colour on a primary item, an empty colour,
+        a ``|`` inside an option line, a control or NUL character, an overlong line.
+
+    Warns
+    -----
+    DLXFormatWarning
+        For each option with no primary item; the option is skipped.
+
+    Examples
+    --------
+    >>> p = read_dlx("a b | x y\\na x:A\\nb x:A y\\n")
+    >>> p.primary, p.secondary
+    (('a', 'b'), ('x', 'y'))
+    >>> p.options
+    {0: ('a', Colored(item='x', color='A')), 1: ('b', Colored(item='x', color='A'), 'y')}
+    >>> read_dlx("a b\\na c\\n")
+    Traceback (most recent call last):
+      ...
+    dlx.errors.FormatError: line 2, column 3: unknown item 'c' (not in the item line, line 1)
+    """
+    return _read(source, max_line_length)[0]
+
+
+def read_dlx_lines(
+    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH
+) -> tuple[ExactCover, tuple[int, ...]]:
+    """Read a DLX problem and the source line number of each option.
+
+    Returns ``(problem, lines)`` where ``lines[label]`` is the 1-based line of
+    option ``label``, so that a solution can be reported against the file.
+    Arguments, errors and warnings are those of :func:`read_dlx`.
+
+    >>> p, lines = read_dlx_lines("| toy\\na b\\n\\na\\nb\\n")
+    >>> p.options, lines
+    ({0: ('a',), 1: ('b',)}, (4, 5))
+    """
+    return _read(source, max_line_length)
+
+
+def _name_fault(name: object) -> str | None:
+    """Why ``name`` can't be written as a DLX item name or colour (None if it can)."""
+    if not isinstance(name, str):
+        return f"it is a {type(name).__name__}, not a str"
+    if not name:
+        return "it is empty"
+    for char in name:
+        if char.isspace():
+            return f"it contains the blank {char!r}"
+    for char in ":|":
+        if char in name:
+            return f"it contains {char!r}"
+    bad = _NOT_TEXT.search(name)
+    if bad:
+        return f"it contains the {_describe(bad.group())}"
+    if _BOM in name:
+        return "it contains a byte-order mark (U+FEFF)"
+    return None
+
+
+_RULE = "names and colours must be non-empty str without blanks, ':' or '|'"
+
+
+def _comment(label: Hashable) -> str:
+    text = str(label)
+    if not text.isprintable():  # a line break would end the comment
+        text = ascii(text)
+    return f"| {text}".rstrip()
+
+
+def write_dlx(problem: ExactCover, *, labels_as_comments: bool = False) -> str:
+    """Write ``problem`` in Knuth's DLX format.
+
+    The item line lists the primary items, then ``|`` and the secondary items if
+    there are any; then one line per option, ``Colored(x, c)`` written ``x:c``.
+    ``read_dlx(write_dlx(p))`` has the same items and option item tuples as
+    ``p``, with labels renumbered ``0, 1, ...``; an option with only secondary
+    items is written but skipped (with a warning) when read back, as DLX2 does.
+
+    Parameters
+    ----------
+    problem : ExactCover
+        Its items and colours must be str names without blanks, ``:`` or ``|``
+        (tagged tuples such as ``("cell", 0, 0)`` have no DLX spelling).
+    labels_as_comments : bool
+        Precede each option by a comment line ``| label``.
+
+    Raises
+    ------
+    ExactCoverError
+        Naming the item, colour or option that can't be written: a non-str or
+        malformed name or colour, no primary items, an option with no items.
+
+    Examples
+    --------
+    >>> p = ExactCover({"r1": ["a", Colored("x", "red")], "r2": ["b", "x"]},
+    ...                secondary=["x"])
+    >>> print(write_dlx(p, labels_as_comments=True), end="")
+    a b | x
+    | r1
+    a x:red
+    | r2
+    b x
+    >>> write_dlx(ExactCover({"r": [("cell", 0)]}))
+    Traceback (most recent call last):
+      ...
+    dlx.errors.ExactCoverError: item ('cell', 0) can't be written in DLX format: it is a tuple, \
+not a str (names and colours must be non-empty str without blanks, ':' or '|')
+    """
+    for item in problem.items:
+        fault = _name_fault(item)
+        if fault:
+            raise ExactCoverError(
+                f"item {item!r} can't be written in DLX format: {fault} ({_RULE})"
+            )
+    if not problem.primary:
+        raise ExactCoverError(
+            "a problem without primary items can't be written in DLX format"
+            " (its item line would start with '|', which makes it a comment)"
+        )
+    item_line = " ".join(str(item) for item in problem.primary)
+    if problem.secondary:
+        item_line += " | " + " ".join(str(item) for item in problem.secondary)
+    out = [item_line]
+    for label, entries in problem.options.items():
+        if not entries:
+            raise ExactCoverError(
+                f"option {label!r} has no items and can't be written in DLX format"
+            )
+        words = []
+        for entry in entries:
+            if isinstance(entry, Colored):
+                fault = _name_fault(entry.color)
+                if fault:
+                    raise ExactCoverError(
+                        f"option {label!r}: colour {entry.color!r} of item {entry.item!r}"
+                        f" can't be written in DLX format: {fault} ({_RULE})"
+                    )
+                words.append(f"{entry.item}:{entry.color}")
+            else:
+                words.append(str(entry))
+        if labels_as_comments:
+            out.append(_comment(label))
+        out.append(" ".join(words))
+    return "\n".join(out) + "\n"

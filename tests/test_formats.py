@@ -1,0 +1,435 @@
+"""Tests of dlx.formats: Knuth's DLX text format, read and written."""
+
+from __future__ import annotations
+
+import io
+import string
+import warnings
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from dlx.errors import ExactCoverError, FormatError
+from dlx.formats import (
+    MAX_LINE_LENGTH,
+    DLXFormatWarning,
+    read_dlx,
+    read_dlx_lines,
+    write_dlx,
+)
+from dlx.problem import Colored, ExactCover
+
+TOY = """\
+| Knuth's toy problem, TAOCP 7.2.2.1
+a b c d e f g
+c e
+a d g
+b c f
+a d f
+b g
+d e g
+"""
+
+COLOURED = """\
+a b | x y
+a x:A
+b x:A y
+"""
+
+
+# ---------------------------------------------------------------- reading
+
+
+def test_toy_problem():
+    p = read_dlx(TOY)
+    assert p.primary == tuple("abcdefg")
+    assert p.secondary == ()
+    assert list(p.options) == [0, 1, 2, 3, 4, 5]
+    assert list(p.options.values()) == [
+        ("c", "e"),
+        ("a", "d", "g"),
+        ("b", "c", "f"),
+        ("a", "d", "f"),
+        ("b", "g"),
+        ("d", "e", "g"),
+    ]
+
+
+def test_toy_problem_line_numbers():
+    p, lines = read_dlx_lines(TOY)
+    assert lines == (3, 4, 5, 6, 7, 8)
+    assert len(lines) == len(p)
+
+
+def test_secondary_and_colours():
+    p = read_dlx(COLOURED)
+    assert p.primary == ("a", "b")
+    assert p.secondary == ("x", "y")
+    assert p.colored
+    assert p.options == {
+        0: ("a", Colored("x", "A")),
+        1: ("b", Colored("x", "A"), "y"),
+    }
+
+
+def test_comments_blank_lines_and_whitespace():
+    text = (
+        "| a comment before the item line\n"
+        "\n"
+        "   | an indented comment\n"
+        "\ta  b\t|  x \n"
+        "|comment between options: a b x\n"
+        "   \n"
+        "  a   x:red  \n"
+        "b\r\n"
+        "a x:red  "  # last line without a line break
+    )
+    p, lines = read_dlx_lines(text)
+    assert p.primary == ("a", "b")
+    assert p.secondary == ("x",)
+    assert p.options == {0: ("a", Colored("x", "red")), 1: ("b",), 2: ("a", Colored("x", "red"))}
+    assert lines == (7, 8, 9)
+
+
+def test_unused_items_are_kept_and_options_may_repeat():
+    p = read_dlx("a b c | x y\na\na\n")
+    assert p.primary == ("a", "b", "c")
+    assert p.secondary == ("x", "y")
+    assert p.options == {0: ("a",), 1: ("a",)}
+
+
+def test_item_line_only():
+    p = read_dlx("a b | x")
+    assert p.primary == ("a", "b")
+    assert p.secondary == ("x",)
+    assert len(p) == 0
+
+
+def test_bar_at_end_and_glued_bar_in_item_line():
+    # As in Knuth's DLX1: a trailing '|' gives no secondary items, and '|x' is '|' then x.
+    assert read_dlx("a b |\na\n").secondary == ()
+    p = read_dlx("a b |x y\nb x\n")
+    assert p.primary == ("a", "b")
+    assert p.secondary == ("x", "y")
+
+
+def test_liberal_names():
+    p = read_dlx("cell(0,0) très_long_item_name_here ★ | r0c0#1\ncell(0,0) ★ r0c0#1:über\n")
+    assert p.primary == ("cell(0,0)", "très_long_item_name_here", "★")
+    assert p.options[0] == ("cell(0,0)", "★", Colored("r0c0#1", "über"))
+
+
+def test_byte_order_mark_is_ignored():
+    p = read_dlx("\ufeffa b\na\n")
+    assert p.primary == ("a", "b")
+
+
+def test_file_object_reads_like_a_string():
+    for text in (TOY, COLOURED):
+        from_str = read_dlx_lines(text)
+        from_file = read_dlx_lines(io.StringIO(text))
+        assert from_str[0].options == from_file[0].options
+        assert from_str[0].primary == from_file[0].primary
+        assert from_str[0].secondary == from_file[0].secondary
+        assert from_str[1] == from_file[1]
+
+
+def test_real_file(tmp_path):
+    path = tmp_path / "toy.dlx"
+    path.write_text(TOY.replace("\n", "\r\n"), encoding="utf-8")
+    with open(path, encoding="utf-8") as f:
+        p, lines = read_dlx_lines(f)
+    assert p.options == read_dlx(TOY).options
+    assert lines == (3, 4, 5, 6, 7, 8)
+
+
+def test_errors_in_a_file_report_the_right_line(tmp_path):
+    path = tmp_path / "bad.dlx"
+    path.write_text("a b\na\nb c\n", encoding="utf-8")
+    with open(path, encoding="utf-8") as f, pytest.raises(FormatError) as info:
+        read_dlx(f)
+    assert (info.value.line, info.value.column) == (3, 3)
+
+
+def test_undecodable_file_is_a_format_error(tmp_path):
+    path = tmp_path / "latin1.dlx"
+    path.write_bytes(b"a b\n\xe9t\xe9\n")
+    with open(path, encoding="utf-8") as f, pytest.raises(FormatError, match="not valid utf-8"):
+        read_dlx(f)
+
+
+def test_binary_file_and_wrong_types_are_type_errors(tmp_path):
+    path = tmp_path / "toy.dlx"
+    path.write_text(TOY, encoding="utf-8")
+    with open(path, "rb") as f, pytest.raises(TypeError, match="text mode"):
+        read_dlx(f)
+    with pytest.raises(TypeError, match="open"):
+        read_dlx(TOY.encode())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="open"):
+        read_dlx(path)  # type: ignore[arg-type]
+
+
+def test_option_without_primary_item_is_skipped_with_a_warning():
+    text = "a b | x y\na x\nx y\ny:1\nb\n"
+    with pytest.warns(DLXFormatWarning, match="option ignored") as record:
+        p, lines = read_dlx_lines(text)
+    assert [str(w.message) for w in record] == [
+        "line 3: option ignored (no primary items)",
+        "line 4: option ignored (no primary items)",
+    ]
+    assert record[0].filename == __file__  # the warning points at the caller
+    assert p.options == {0: ("a", "x"), 1: ("b",)}
+    assert lines == (2, 5)
+
+
+def test_skipped_option_is_still_checked():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FormatError) as info:
+            read_dlx("a | x\nx z\n")
+    assert (info.value.line, info.value.column) == (2, 3)
+
+
+# ------------------------------------------------------ malformed inputs
+
+LONG = "a" * (MAX_LINE_LENGTH + 1)
+
+# (text, line, column, keyword of the message)
+MALFORMED = [
+    pytest.param("", 1, None, "no item line", id="empty input"),
+    pytest.param("\n  \n\t\n", 3, None, "no item line", id="only blank lines"),
+    pytest.param("| one\n| two\n", 2, None, "no item line", id="only comments"),
+    pytest.param("a b a\n", 1, 5, "duplicate item 'a'", id="duplicate primary item"),
+    pytest.param("a b | x a\n", 1, 9, "duplicate item 'a'", id="primary item again as secondary"),
+    pytest.param("a | x y x\n", 1, 9, "duplicate item 'x'", id="duplicate secondary item"),
+    pytest.param("a b | x | y\n", 1, 9, "'|' appears twice", id="double bar"),
+    pytest.param("a b ||y\n", 1, 6, "'|' appears twice", id="double bar glued"),
+    pytest.param("a b:c\n", 1, 3, "contains ':'", id="colon in item line"),
+    pytest.param("a | x:red\n", 1, 5, "contains ':'", id="colour in item line"),
+    pytest.param("a b| x\n", 1, 3, "contains '|'", id="bar inside item name"),
+    pytest.param("a b\na c\n", 2, 3, "unknown item 'c'", id="unknown item"),
+    pytest.param("a b\n\n| c\nb  A\n", 4, 4, "unknown item 'A'", id="names are case-sensitive"),
+    pytest.param("a b\na b a\n", 2, 5, "repeated", id="repeated item"),
+    pytest.param("a | x\na x:1 x:2\n", 2, 7, "repeated", id="repeated coloured item"),
+    pytest.param("a | x\na x x:1\n", 2, 5, "repeated", id="repeated item, one coloured"),
+    pytest.param("a b | x\nb a:red\n", 2, 3, "colour on primary item 'a'", id="colour on primary"),
+    pytest.param("a b | x\nb a:\n", 2, 3, "colour on primary", id="empty colour on primary"),
+    pytest.param("a | x\na x:\n", 2, 3, "empty colour", id="empty colour"),
+    pytest.param("a | x\na x:1:2\n", 2, 3, "contains ':'", id="colon in colour"),
+    pytest.param("a | x\na :1\n", 2, 3, "missing item name", id="colour without item"),
+    pytest.param("a | x\na | x\n", 2, 3, "'|' in an option line", id="bar token in option"),
+    pytest.param("a b\na b | a comment?\n", 2, 5, "'|' in an option line", id="trailing comment"),
+    pytest.param("a | x\na |x\n", 2, 3, "contains '|'", id="bar glued in option"),
+    pytest.param("a | x\na x:r|g\n", 2, 3, "contains '|'", id="bar in colour"),
+    pytest.param("a\x00 b\na\n", 1, 2, "NUL", id="NUL in item line"),
+    pytest.param("a b\n| ok\nb \x00\n", 3, 3, "NUL", id="NUL in option"),
+    pytest.param("| \x00\na\n", 1, 3, "NUL", id="NUL in comment"),
+    pytest.param("a b\na\x1bb\n", 2, 2, "control character U+001B", id="escape character"),
+    pytest.param("a b\na \x85\n", 2, 3, "control character U+0085", id="C1 control"),
+    pytest.param("a b\na \udce9\n", 2, 3, "surrogate", id="lone surrogate"),
+    pytest.param(LONG, 1, None, "longer than", id="overlong item line"),
+    pytest.param("a\n" + LONG + "\n", 2, None, "longer than", id="overlong option line"),
+    pytest.param("| hi\n" + LONG + "\r\n", 2, None, "longer than", id="overlong line, CRLF"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "column", "keyword"), MALFORMED)
+def test_malformed(text, line, column, keyword):
+    for source in (text, io.StringIO(text)):
+        with pytest.raises(FormatError) as info:
+            read_dlx(source)
+        error = info.value
+        assert (error.line, error.column) == (line, column), str(error)
+        assert keyword in error.reason
+        assert str(error).startswith(f"line {line}")
+        assert isinstance(error, ExactCoverError)
+        assert isinstance(error, ValueError)
+
+
+def test_line_length_cap_is_exact():
+    ok = "a" * 10
+    assert read_dlx(ok, max_line_length=10).primary == (ok,)
+    assert read_dlx(ok + "\r\n" + ok + "\n", max_line_length=10).options == {0: (ok,)}
+    for too_long in (ok + "b", ok + "b\n", ok + "b\r\n", "x\n" + ok + "bc"):
+        with pytest.raises(FormatError, match="longer than 10 characters"):
+            read_dlx(too_long, max_line_length=10)
+
+
+class CountingReader:
+    """A text stream that records how much was asked of it."""
+
+    def __init__(self, text: str) -> None:
+        self.stream = io.StringIO(text)
+        self.largest = 0
+
+    def readline(self, size: int = -1, /) -> str:
+        assert size > 0, "the reader must always pass a limit"
+        line = self.stream.readline(size)
+        self.largest = max(self.largest, len(line))
+        return line
+
+
+def test_overlong_line_is_never_read_whole():
+    reader = CountingReader("a b\n" + "a " * 2_000_000 + "\n")
+    with pytest.raises(FormatError, match="longer than"):
+        read_dlx(reader)
+    assert reader.largest <= MAX_LINE_LENGTH + 2
+
+
+def test_error_message_reads_well():
+    with pytest.raises(FormatError) as info:
+        read_dlx("a b | x\nb a:red\n")
+    assert str(info.value) == (
+        "line 2, column 3: colour on primary item 'a': only secondary items"
+        " (after '|' in the item line) can have a colour"
+    )
+
+
+alphabet = st.sampled_from(list("ab x:|\n\t\r\x00é"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet, max_size=40))
+def test_any_text_reads_or_raises_format_error(text):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DLXFormatWarning)
+        try:
+            p = read_dlx(text)
+        except FormatError as e:
+            assert e.line >= 1
+            assert e.column is None or e.column >= 1
+            return
+    # Whatever reads must write back and read again to the same problem.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DLXFormatWarning)
+        again = read_dlx(write_dlx(p))
+    assert again.primary == p.primary
+    assert again.secondary == p.secondary
+    assert again.options == p.options
+
+
+# ---------------------------------------------------------------- writing
+
+
+def test_write_toy():
+    assert write_dlx(read_dlx(TOY)) == TOY.split("\n", 1)[1]
+
+
+def test_write_secondary_and_colours():
+    assert write_dlx(read_dlx(COLOURED)) == COLOURED
+
+
+def test_write_labels_as_comments():
+    p = ExactCover({"r1": ["a"], ("pair", 2): ["b"], "two\nlines": ["a", "b"], "": ["b"]})
+    text = write_dlx(p, labels_as_comments=True)
+    assert text == "a b\n| r1\na\n| ('pair', 2)\nb\n| 'two\\nlines'\na b\n|\nb\n"
+    assert read_dlx(text).options == {0: ("a",), 1: ("b",), 2: ("a", "b"), 3: ("b",)}
+
+
+def test_write_unused_items_and_no_options():
+    p = ExactCover({}, primary=["a", "b"], secondary=["x"])
+    assert write_dlx(p) == "a b | x\n"
+
+
+@pytest.mark.parametrize(
+    ("problem", "keyword"),
+    [
+        (ExactCover({"r": [("cell", 0, 0)]}), "item ('cell', 0, 0)"),
+        (ExactCover({"r": [1, 2]}), "int, not a str"),
+        (ExactCover({"r": ["a b"]}), "blank"),
+        (ExactCover({"r": ["a\tb"]}), "blank"),
+        (ExactCover({"r": ["a:b"]}), "':'"),
+        (ExactCover({"r": ["a|b"]}), "'|'"),
+        (ExactCover({"r": ["|"]}), "'|'"),
+        (ExactCover({"r": [""]}), "empty"),
+        (ExactCover({"r": ["a\x00"]}), "NUL"),
+        (ExactCover({"r": ["\ufeffa"]}), "byte-order mark"),
+        (ExactCover({"r": ["a"]}, secondary=["x y"]), "item 'x y'"),
+        (ExactCover({"r": ["a", Colored("x", 1)]}, secondary=["x"]), "colour 1 of item 'x'"),
+        (ExactCover({"r": ["a", Colored("x", "")]}, secondary=["x"]), "colour '' of item"),
+        (ExactCover({"r": ["a", Colored("x", "r g")]}, secondary=["x"]), "blank"),
+        (ExactCover({"r": ["a", Colored("x", "r:g")]}, secondary=["x"]), "':'"),
+        (ExactCover({"r": ["x"]}, secondary=["x"]), "without primary items"),
+        (ExactCover({"r": ["a"], "empty": []}), "option 'empty' has no items"),
+    ],
+)
+def test_write_refuses_what_it_cannot_spell(problem, keyword):
+    with pytest.raises(ExactCoverError) as info:
+        write_dlx(problem)
+    assert keyword in str(info.value)
+
+
+def test_write_option_without_primary_items_reads_back_with_a_warning():
+    p = ExactCover({"r": ["a"], "s": ["x"]}, secondary=["x"])
+    text = write_dlx(p)
+    assert text == "a | x\na\nx\n"
+    with pytest.warns(DLXFormatWarning, match="line 3"):
+        assert read_dlx(text).options == {0: ("a",)}
+
+
+# -------------------------------------------------------------- round trip
+
+NAME = st.text(string.ascii_letters + string.digits, min_size=1, max_size=4)
+COLOUR = st.sampled_from(["A", "B", "red", "0"])
+
+
+@st.composite
+def problems(draw, names=NAME, colours=COLOUR):
+    """Random problems over named items: some secondary, some coloured."""
+    items = draw(st.lists(names, min_size=1, max_size=8, unique=True))
+    n_secondary = draw(st.integers(0, len(items) - 1))
+    primary, secondary = items[n_secondary:], items[:n_secondary]
+    options = {}
+    for label in range(draw(st.integers(0, 8))):
+        chosen = draw(st.lists(st.sampled_from(items), min_size=1, max_size=5, unique=True))
+        entries = []
+        for item in chosen:
+            if item in secondary and draw(st.booleans()):
+                entries.append(Colored(item, draw(colours)))
+            else:
+                entries.append(item)
+        options[f"option {label}"] = entries
+    primary = draw(st.permutations(primary))
+    return ExactCover(options, secondary=secondary, primary=primary)
+
+
+def assert_round_trip(p, **kwargs):
+    text = write_dlx(p, **kwargs)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        q, lines = read_dlx_lines(text)
+    primary = set(p.primary)
+    kept = [entries for entries in p.options.values() if any(e in primary for e in entries)]
+    assert len(record) == len(p.options) - len(kept)
+    assert all(issubclass(w.category, DLXFormatWarning) for w in record)
+    assert q.primary == p.primary
+    assert q.secondary == p.secondary
+    assert q.options == dict(enumerate(kept))
+    assert all(isinstance(e, (str, Colored)) for entries in q.options.values() for e in entries)
+    text_lines = text.split("\n")
+    for label, line in enumerate(lines):
+        assert read_dlx(text_lines[0] + "\n" + text_lines[line - 1]).options[0] == kept[label]
+    return q
+
+
+@settings(max_examples=200, deadline=None)
+@given(problems(), st.booleans())
+def test_round_trip(p, labels_as_comments):
+    q = assert_round_trip(p, labels_as_comments=labels_as_comments)
+    # Once read, the problem is a fixed point of write then read.
+    assert write_dlx(q) == write_dlx(read_dlx(write_dlx(q)))
+
+
+ODD = st.characters(exclude_categories=("Cc", "Cs"))  # control characters are tested above
+
+
+@settings(max_examples=200, deadline=None)
+@given(problems(names=st.text(ODD, min_size=1, max_size=4), colours=st.text(ODD, max_size=3)))
+def test_whatever_writes_reads_back(p):
+    """Any names the writer accepts, however odd, read back unchanged."""
+    try:
+        write_dlx(p)
+    except ExactCoverError:
+        assume(False)
+    assert_round_trip(p)
