@@ -146,7 +146,7 @@ class Links:
             labels.append(label)
             first = len(top)
             nodes = tuple(range(first, first + len(coded)))
-            for (k, c), x in zip(coded, nodes):
+            for (k, c), x in zip(coded, nodes, strict=True):
                 top.append(k)
                 color.append(c)
                 u = ulink[k]
