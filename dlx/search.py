@@ -375,16 +375,17 @@ def run(
                     if tracing:
                         part = len(rows[level])
                     for q in reversed(rows[level]):
-                        j = T[q]
-                        if colored and COL[q] > 0:
+                        c = COL[q]        # uncommit (Algorithm C): c < 0 means nothing to undo
+                        if c == 0:
+                            uncover_item(T[q])
+                        elif c > 0:
                             unpurify(q)
-                        else:
-                            uncover_item(j)
                         if tracing:
                             part -= 1
-                            paused = True
-                            yield Uncover(level, names[j], links.color_names[COL[q]] or None)
-                            paused = False
+                            if c >= 0:
+                                paused = True
+                                yield Uncover(level, names[T[q]], links.color_names[c])
+                                paused = False
                     x[level] = D[xl]
                     dead = False
                 xl = x[level]
@@ -415,16 +416,17 @@ def run(
                         yield Try(level, labels[OPT[xl]], kth, lens[level])
                         paused = False
                     for q in others:
-                        j = T[q]
-                        if colored and COL[q] > 0:
+                        c = COL[q]        # commit (Algorithm C): c < 0 means already purified
+                        if c == 0:
+                            updates += cover_item(T[q])
+                        elif c > 0:
                             updates += purify(q)
-                        else:
-                            updates += cover_item(j)
                         if tracing:
                             part += 1
-                            paused = True
-                            yield Cover(level, names[j], links.color_names[COL[q]] or None)
-                            paused = False
+                            if c >= 0:
+                                paused = True
+                                yield Cover(level, names[T[q]], links.color_names[c])
+                                paused = False
                     if bb:
                         score[level + 1] = score[level] + weights[OPT[xl]]  # type: ignore[index]
                     level += 1
@@ -447,10 +449,10 @@ def run(
             undo = uncover_item
 
             def uncommit(q: int) -> None:
-                if colored and COL[q] > 0:
-                    unpurify(q)
-                else:
+                if COL[q] == 0:
                     undo(T[q])
+                elif COL[q] > 0:
+                    unpurify(q)
 
             for q in reversed(rows[level][:part]):
                 uncommit(q)

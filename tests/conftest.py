@@ -42,3 +42,18 @@ def problems(draw, max_items: int = 6, max_options: int = 9, colors: bool = True
         items = draw(st.permutations(items))
         options[f"o{o}"] = items
     return dlx.ExactCover(options, secondary=sec, primary=prim)
+
+
+@st.composite
+def colored_problems(draw) -> dlx.ExactCover:
+    """Dense colour problems: most options share coloured secondary items (Algorithm C)."""
+    prim = [f"p{k}" for k in range(draw(st.integers(1, 4)))]
+    sec = [f"s{k}" for k in range(draw(st.integers(1, 3)))]
+    options = {}
+    for o in range(draw(st.integers(1, 10))):
+        items: list = draw(st.lists(st.sampled_from(prim), unique=True, min_size=1, max_size=2))
+        for s in draw(st.lists(st.sampled_from(sec), unique=True, min_size=1, max_size=3)):
+            colour = draw(st.sampled_from(["R", "G", "B", None]))
+            items.append(s if colour is None else dlx.Colored(s, colour))
+        options[f"o{o}"] = draw(st.permutations(items))
+    return dlx.ExactCover(options, secondary=sec, primary=prim)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import BUDGET, problems
+from conftest import BUDGET, colored_problems, problems
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,6 +62,34 @@ def test_solutions_match_brute_force(p):
     assert set(map(frozenset, got)) == brute_force(p)
     assert dlx.count(p, max_nodes=BUDGET) == len(got)
     assert set(map(frozenset, got)) == set(reference_solutions(p))
+
+
+@given(colored_problems())
+def test_colours_match_brute_force(p):
+    got = list(dlx.solutions(p, max_nodes=BUDGET))
+    for sol in got:
+        assert dlx.why_not(p, sol) is None
+    assert sorted(map(sorted, got)) == sorted(map(sorted, brute_force(p)))
+    assert set(map(frozenset, got)) == set(reference_solutions(p))
+
+
+@given(colored_problems(), st.integers(0, 80))
+def test_colours_links_restored_after_stopping_anywhere(p, stop_after):
+    links = Links.build(p)
+    before = links.snapshot()
+    search = run(links, "trace", max_nodes=BUDGET)
+    for k, _event in enumerate(search):
+        links.check()
+        if k == stop_after:
+            break
+    search.close()
+    assert links.snapshot() == before
+
+
+def test_colour_regression_purified_item_is_not_covered_again():
+    p = dlx.ExactCover({1: ["a", dlx.Colored("x", "red")], 2: ["b", dlx.Colored("x", "red")],
+                        3: ["b", dlx.Colored("x", "blue")]}, secondary=["x"])
+    assert list(dlx.solutions(p)) == [(1, 2)]
 
 
 @given(problems(), st.integers(1, 4))
