@@ -203,7 +203,7 @@ class InputError(Exception):
     """A file could not be opened or read: reported in one line, exit 2."""
 
 
-def _print_solution(problem: Any, lines: dict[Hashable, int], sol: Sequence[Hashable],
+def _print_solution(problem: Any, lines: Sequence[int], sol: Sequence[Any],
                     k: int, fmt: str) -> None:
     chosen = sorted(sol, key=lambda label: lines[label])
     if fmt == "jsonl":
@@ -256,7 +256,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     sol = dlx.first(p)
     assert sol is not None
     order = list(p.options)
-    shown = "; ".join(sorted(sol, key=order.index))
+    shown = "; ".join(str(o) for o in sorted(sol, key=order.index))
     print(f"\nsolution: {shown}    (count: {dlx.count(p)}, unique: {dlx.is_unique(p)})",
           file=out)
     print("\nThe first steps of the dance (dlx.trace):", file=out)
