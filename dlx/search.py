@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable, Generator, Hashable, Iterator, Mapping
 from typing import Any
 
+from . import engine as _engine
 from .errors import BudgetExceeded, ExactCoverError
 from .links import Links
 from .problem import ExactCover
@@ -344,9 +345,12 @@ def run(
                     dead = True          # no option can cover i: a dead end
                 elif bb and best_score > -math.inf:
                     room = optimistic()
-                    if integral:
-                        room = math.floor(room + eps)
-                    dead = score[level] + room <= best_score + eps * (1 + abs(best_score))
+                    if room == -math.inf:
+                        dead = True      # some uncovered item has no option left
+                    else:
+                        if integral:
+                            room = math.floor(room + eps)
+                        dead = score[level] + room <= best_score + eps * (1 + abs(best_score))
                 else:
                     dead = False
                 if not dead:
@@ -467,13 +471,17 @@ def run(
 # --------------------------------------------------------------------------- views
 
 
-def _links(problem: ExactCover) -> Links:
+def _master(problem: ExactCover) -> Links:
     if not isinstance(problem, ExactCover):
         raise ExactCoverError(
             f"expected a dlx.ExactCover, got {type(problem).__name__}"
             " (build one with dlx.ExactCover({label: items}))"
         )
-    return Links.of(problem).copy()
+    return Links.of(problem)
+
+
+def _links(problem: ExactCover) -> Links:
+    return _master(problem).copy()
 
 
 def _check_positive(value: int | None, name: str) -> None:
@@ -489,6 +497,7 @@ def solutions(
     stats: Stats | None = None,
     heuristic: str | Heuristic | None = None,
     progress: Callable[[Stats], object] | None = None,
+    engine: str | None = None,
 ) -> Iterator[tuple[Hashable, ...]]:
     """Yield solutions lazily, each a fresh tuple of option labels in choice order.
 
@@ -508,6 +517,9 @@ def solutions(
     progress : callable or None
         Called with the stats every :data:`PROGRESS_EVERY` nodes; an exception it
         raises stops the search cleanly (between two steps).
+    engine : "auto", "c", "python" or None
+        The compiled core or the pure engine (same results); None: as the
+        ``DLX_ENGINE`` environment variable says, else "auto".  See :mod:`dlx.engine`.
 
     Examples
     --------
@@ -520,8 +532,10 @@ def solutions(
     """
     _check_positive(limit, "limit")
     _check_positive(max_nodes, "max_nodes")
-    links = _links(problem)
-    return _solutions(links, limit, max_nodes, stats, heuristic, progress)
+    master = _master(problem)
+    if _engine.select(engine) and _engine.supports(heuristic):
+        return _engine.solutions(problem, limit, max_nodes, stats, heuristic, progress)
+    return _solutions(master.copy(), limit, max_nodes, stats, heuristic, progress)
 
 
 def _solutions(links: Links, limit: int | None, max_nodes: int | None, stats: Stats | None,
@@ -553,11 +567,12 @@ def count(
     stats: Stats | None = None,
     heuristic: str | Heuristic | None = None,
     progress: Callable[[Stats], object] | None = None,
+    engine: str | None = None,
 ) -> int:
     """Count the solutions (up to ``limit``), storing none of them.
 
     Raises :class:`~dlx.BudgetExceeded` with ``found`` = the partial count when
-    ``max_nodes`` runs out.
+    ``max_nodes`` runs out.  The other keywords are those of :func:`solutions`.
 
     >>> import dlx
     >>> dlx.count(dlx.ExactCover({"x": ["a"], "y": ["a"], "z": ["a"]}))
@@ -567,7 +582,10 @@ def count(
     """
     _check_positive(limit, "limit")
     _check_positive(max_nodes, "max_nodes")
-    search = run(_links(problem), "count", stats=stats, max_nodes=max_nodes,
+    master = _master(problem)
+    if _engine.select(engine) and _engine.supports(heuristic):
+        return _engine.count(problem, limit, max_nodes, stats, heuristic, progress)
+    search = run(master.copy(), "count", stats=stats, max_nodes=max_nodes,
                  heuristic=heuristic, progress=progress)
     n = 0
     try:
@@ -589,6 +607,7 @@ def first(
     max_nodes: int | None = None,
     stats: Stats | None = None,
     heuristic: str | Heuristic | None = None,
+    engine: str | None = None,
 ) -> tuple[Hashable, ...] | None:
     """The first solution (a tuple of option labels), or None when there is none.
 
@@ -598,7 +617,8 @@ def first(
     >>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b", "c"]})) is None
     True
     """
-    for sol in solutions(problem, limit=1, max_nodes=max_nodes, stats=stats, heuristic=heuristic):
+    for sol in solutions(problem, limit=1, max_nodes=max_nodes, stats=stats, heuristic=heuristic,
+                         engine=engine):
         return sol
     return None
 
@@ -609,6 +629,7 @@ def is_unique(
     max_nodes: int | None = None,
     stats: Stats | None = None,
     heuristic: str | Heuristic | None = None,
+    engine: str | None = None,
 ) -> bool:
     """True when the problem has exactly one solution (the search stops at the second).
 
@@ -616,7 +637,8 @@ def is_unique(
     >>> dlx.is_unique(dlx.ExactCover({"x": ["a"], "y": ["b"]}))
     True
     """
-    return count(problem, limit=2, max_nodes=max_nodes, stats=stats, heuristic=heuristic) == 1
+    return count(problem, limit=2, max_nodes=max_nodes, stats=stats, heuristic=heuristic,
+                 engine=engine) == 1
 
 
 def best(
@@ -629,6 +651,7 @@ def best(
     heuristic: str | Heuristic | None = None,
     bound: Callable[[SearchState], float] | None = None,
     progress: Callable[[Stats], object] | None = None,
+    engine: str | None = None,
 ) -> tuple[float, tuple[Hashable, ...]] | None:
     """The solution of greatest (or least) total weight, by branch and bound.
 
@@ -649,6 +672,8 @@ def best(
     max_nodes : int or None
         Node budget; :class:`~dlx.BudgetExceeded` then carries the best
         ``(score, solution)`` found so far (or None) as ``found``.
+    engine : "auto", "c", "python" or None
+        As for :func:`solutions`; a ``bound`` hook always runs on the pure engine.
 
     Returns
     -------
@@ -668,7 +693,8 @@ def best(
     (7, ('z', 'x', 'y'))
     """
     _check_positive(max_nodes, "max_nodes")
-    links = _links(problem)
+    links = _master(problem)
+    use_core = _engine.select(engine) and _engine.supports(heuristic) and bound is None
     get = weight.__getitem__ if isinstance(weight, Mapping) else weight
     sign = 1 if maximize else -1
     weights: list[float] = []
@@ -681,6 +707,16 @@ def best(
             raise ExactCoverError(f"weight of option {label!r} is {w!r}, not a finite number")
         weights.append(sign * w)
     integral = all(isinstance(w, int) for w in weights)
+    if use_core:
+        if stats is None:
+            stats = Stats()
+        found, out_of_budget = _engine.best(problem, weights, integral, max_nodes, stats,
+                                            heuristic, progress)
+        signed = None if found is None else _signed(found, sign, integral)
+        if out_of_budget:
+            raise BudgetExceeded(max_nodes, signed, stats)  # type: ignore[arg-type]
+        return signed
+    links = links.copy()
     user_bound = None
     if bound is not None:
         def user_bound(state: SearchState) -> float:
@@ -711,10 +747,13 @@ def trace(
     max_nodes: int | None = None,
     stats: Stats | None = None,
     heuristic: str | Heuristic | None = None,
+    engine: str | None = None,
 ) -> Iterator[Event]:
     """Yield an :mod:`event <dlx.trace>` between every two steps of the search.
 
-    The links are consistent at every pause (no cover is half done).
+    The links are consistent at every pause (no cover is half done).  Tracing
+    always runs on the pure engine; ``engine`` is checked (``"c"`` still needs the
+    core to be built) so that every view takes the same keywords.
 
     >>> import dlx
     >>> for event in dlx.trace(dlx.ExactCover({"x": ["a", "b"], "y": ["b"]})):
@@ -730,4 +769,5 @@ def trace(
     L0 backtrack
     """
     _check_positive(max_nodes, "max_nodes")
+    _engine.select(engine)
     return run(_links(problem), "trace", stats=stats, max_nodes=max_nodes, heuristic=heuristic)

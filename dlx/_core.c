@@ -1,0 +1,1174 @@
+/* dlx._core: the search loop of dlx.search.run, compiled.
+ *
+ * One algorithm, two implementations: this file mirrors dlx/search.py step by
+ * step (Knuth's Algorithm X/C, TAOCP 7.2.2.1, steps X2..X8 named below), so that
+ * both engines visit the same nodes in the same order, count the same updates and
+ * report the same solutions.  Knuth's one-letter names are used, as in
+ * dlx/links.py, whose flat layout this module reads:
+ *
+ *   LLINK/RLINK  item list (head 0: primary items; head N+1: secondary items)
+ *   ULINK/DLINK  vertical lists; item i's header is node i
+ *   TOP          TOP[x] = item of node x; TOP[x] <= 0 marks a spacer node, whose
+ *                ULINK is the first node of the option before it and whose DLINK
+ *                is the last node of the option after it
+ *   LEN          LEN[i] = options left in item i's list
+ *   COLOR        colour code of node x (0 none, -1 while purified)
+ *   OPT          OPT[x] = option index of node x (-1 for headers and spacers)
+ *
+ * Objects:
+ *   Table   the static, validated arrays of one problem (built once, cached by
+ *           dlx.engine); it holds no Python references.
+ *   Search  one search: its own copies of the dynamic arrays, an explicit stack and
+ *           a resumable state machine.  Searches share nothing, so two threads can
+ *           run two searches at once; the GIL is released during long stretches.
+ *
+ * Pausing: run_core() returns at a solution (mode "solutions", or the count limit),
+ * at the end, when the node budget runs out, and at "check points" (every
+ * PROGRESS_EVERY nodes, where the Python progress callback and the signal handlers
+ * run with the GIL held).  Every pause is between two steps, and the search can be
+ * resumed from it exactly, which is how dlx.solutions stays lazy.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROGRESS_EVERY 4096          /* must equal dlx.search.PROGRESS_EVERY */
+#define QUANTUM_UPDATES (1LL << 16)  /* work done holding the GIL before releasing it */
+
+enum { MODE_COUNT = 0, MODE_SOLUTIONS = 1, MODE_BEST = 2 };
+enum { R_SOLUTION, R_DONE, R_BUDGET, R_CHECK, R_BROKEN };
+enum { RESUME_ENTER, RESUME_LEAVE, RESUME_X5 };
+enum { ST_READY, ST_PAUSED, ST_DONE, ST_BUDGET, ST_FAILED };
+#define CHECK_NODES 1
+#define CHECK_QUANTUM 2
+
+/* ------------------------------------------------------------------ Table */
+
+typedef struct {
+    PyObject_HEAD
+    int N1, N;          /* primary items 1..N1, secondary N1+1..N */
+    int M;              /* number of nodes (len(TOP)) */
+    int n_options;
+    int colored;
+    int *block;         /* one allocation for all the arrays below */
+    int *LL, *RL;       /* N+2 */
+    int *LEN;           /* N+2 (one spare, never read for valid tables) */
+    int *U, *D, *TOP, *COL, *OPT;   /* M */
+} TableObject;
+
+static PyTypeObject Table_Type;
+
+/* Copy a list of ints into out[0..n), checking every value is in [lo, hi]. */
+static int
+read_ints(PyObject *seq, const char *name, Py_ssize_t n, long lo, long hi, int *out)
+{
+    PyObject *fast = PySequence_Fast(seq, name);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd values, got %zd",
+                     name, n, PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long v = PyLong_AsLong(items[k]);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (v < lo || v > hi) {
+            PyErr_Format(PyExc_ValueError, "%s[%zd] = %ld is out of range [%ld, %ld]",
+                         name, k, v, lo, hi);
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[k] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Walk the whole layout once, as Links.check does, so that a search on a table
+   that passed can never step outside the arrays: options are runs of nodes
+   between spacers whose links are Knuth's; every vertical list closes, holds
+   only nodes of its item and has LEN nodes; every option node is in its list;
+   the primary item list is exactly 1..N1 and the secondary one N1+1..N. */
+static int
+check_layout(TableObject *t)
+{
+    int N = t->N, N1 = t->N1, M = t->M;
+    const int *U = t->U, *D = t->D, *TOP = t->TOP, *LL = t->LL, *RL = t->RL;
+    long long in_lists = 0, option_nodes = 0;
+    int prev = N + 1, n_opt = 0;
+    for (int s = N + 2; s < M; s++) {
+        if (TOP[s] > 0)
+            continue;
+        if (s == prev + 1 || D[prev] != s - 1 || U[s] != prev + 1)
+            return -1;          /* an empty option, or spacer links not Knuth's */
+        if (TOP[s] != -(n_opt + 1))
+            return -1;
+        for (int x = prev + 1; x < s; x++)
+            if (t->OPT[x] != n_opt)
+                return -1;
+        option_nodes += s - prev - 1;
+        n_opt++;
+        prev = s;
+    }
+    if (prev != M - 1 || n_opt != t->n_options)
+        return -1;
+    for (int i = 1; i <= N; i++) {
+        long long n = 0;
+        if (U[D[i]] != i)
+            return -1;
+        for (int x = D[i]; x != i; x = D[x]) {
+            if (x <= N + 1 || TOP[x] != i || U[D[x]] != x || ++n > M)
+                return -1;
+        }
+        if (n != t->LEN[i])
+            return -1;
+        in_lists += n;
+    }
+    if (in_lists != option_nodes)
+        return -1;
+    for (int head = 0; head <= N + 1; head += N + 1) {
+        int lo = head == 0 ? 1 : N1 + 1, hi = head == 0 ? N1 : N;
+        int j = head, expect = lo;
+        for (;;) {
+            int r = RL[j];
+            if (LL[r] != j)
+                return -1;
+            j = r;
+            if (j == head)
+                break;
+            if (j != expect++)
+                return -1;
+        }
+        if (expect != hi + 1)
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP",
+                             "COLOR", "OPT", "n_options", NULL};
+    int N1, N, n_options;
+    PyObject *ll, *rl, *ul, *dl, *len, *top, *col, *opt;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOOOi:Table", kwlist, &N1, &N, &ll,
+                                     &rl, &ul, &dl, &len, &top, &col, &opt, &n_options))
+        return NULL;
+    if (N < 0 || N1 < 0 || N1 > N || N > INT_MAX / 4 - 4 || n_options < 0) {
+        PyErr_SetString(PyExc_ValueError, "Table: bad item counts");
+        return NULL;
+    }
+    Py_ssize_t M = PySequence_Size(top);
+    if (M < 0)
+        return NULL;
+    if (M < N + 2 || M > INT_MAX / 4) {
+        PyErr_SetString(PyExc_ValueError, "Table: bad number of nodes");
+        return NULL;
+    }
+    TableObject *t = (TableObject *)type->tp_alloc(type, 0);
+    if (t == NULL)
+        return NULL;
+    size_t total = 3 * (size_t)(N + 2) + 5 * (size_t)M;
+    t->block = (int *)PyMem_Malloc(total * sizeof(int));
+    if (t->block == NULL) {
+        Py_DECREF(t);
+        return PyErr_NoMemory();
+    }
+    t->N1 = N1;
+    t->N = N;
+    t->M = (int)M;
+    t->n_options = n_options;
+    t->LL = t->block;
+    t->RL = t->LL + (N + 2);
+    t->LEN = t->RL + (N + 2);
+    t->U = t->LEN + (N + 2);
+    t->D = t->U + M;
+    t->TOP = t->D + M;
+    t->COL = t->TOP + M;
+    t->OPT = t->COL + M;
+    t->LEN[N + 1] = 0;
+    if (read_ints(ll, "LLINK", N + 2, 0, N + 1, t->LL) < 0 ||
+        read_ints(rl, "RLINK", N + 2, 0, N + 1, t->RL) < 0 ||
+        read_ints(len, "LEN", N + 1, 0, (long)M, t->LEN) < 0 ||
+        read_ints(ul, "ULINK", M, 0, (long)M - 1, t->U) < 0 ||
+        read_ints(dl, "DLINK", M, 0, (long)M - 1, t->D) < 0 ||
+        read_ints(top, "TOP", M, -(long)n_options, N, t->TOP) < 0 ||
+        read_ints(col, "COLOR", M, 0, INT_MAX, t->COL) < 0 ||
+        read_ints(opt, "OPT", M, -1, (long)n_options - 1, t->OPT) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    /* Shape checks that the search relies on to stay inside the arrays: headers
+       are nodes 1..N, node N+1 and the last node are spacers, option nodes know
+       their option. */
+    int colored = 0;
+    for (int x = 0; x < t->M; x++) {
+        if (x <= N) {
+            if (t->TOP[x] != 0 || t->OPT[x] != -1 || t->COL[x] != 0)
+                goto bad;
+        }
+        else if (t->TOP[x] <= 0) {
+            if (t->OPT[x] != -1 || t->COL[x] != 0)
+                goto bad;
+        }
+        else {
+            if (t->OPT[x] < 0)
+                goto bad;
+            if (t->COL[x] != 0) {
+                if (t->TOP[x] <= N1)
+                    goto bad;
+                colored = 1;
+            }
+        }
+    }
+    if (t->TOP[N + 1] > 0 || t->TOP[t->M - 1] > 0)
+        goto bad;
+    if (check_layout(t) < 0)
+        goto bad;
+    t->colored = colored;
+    return (PyObject *)t;
+bad:
+    PyErr_SetString(PyExc_ValueError, "Table: the arrays are not a dancing-links layout");
+    Py_DECREF(t);
+    return NULL;
+}
+
+static void
+Table_dealloc(TableObject *t)
+{
+    PyMem_Free(t->block);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static PyObject *
+Table_get_nodes(TableObject *t, void *closure)
+{
+    return PyLong_FromLong(t->M);
+}
+
+static PyObject *
+Table_get_colored(TableObject *t, void *closure)
+{
+    return PyBool_FromLong(t->colored);
+}
+
+static PyGetSetDef Table_getset[] = {
+    {"nodes", (getter)Table_get_nodes, NULL, "number of nodes (headers, spacers, options)", NULL},
+    {"colored", (getter)Table_get_colored, NULL, "True when some node has a colour", NULL},
+    {NULL},
+};
+
+static PyTypeObject Table_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "dlx._core.Table",
+    .tp_basicsize = sizeof(TableObject),
+    .tp_dealloc = (destructor)Table_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Table(N1, N, LLINK, RLINK, ULINK, DLINK, LEN, TOP, COLOR, OPT, n_options)\n\n"
+              "The validated arrays of a dlx.links.Links master table, in C.",
+    .tp_new = Table_new,
+    .tp_getset = Table_getset,
+};
+
+/* ----------------------------------------------------------------- Search */
+
+typedef struct {
+    PyObject_HEAD
+    TableObject *table;
+    PyObject *labels;        /* tuple: option index -> label */
+    PyObject *progress;      /* callable or NULL */
+    PyObject *stats;         /* a dlx.Stats (or any object) or NULL */
+    /* sizes and static arrays (borrowed from table) */
+    int N1, N, colored, mode, heuristic, bb, integral;
+    const int *TOP, *OPT;
+    /* dynamic arrays (own copies, one block) */
+    int *block;
+    int *LL, *RL, *U, *D, *LEN, *COL;
+    int *x;                  /* x[l]: node of the option tried at level l; N1+1 */
+    long long *profile;      /* N1+2 */
+    int plen;
+    /* branch and bound */
+    double *dblock;
+    double *score;           /* N1+2 */
+    double *ratio;           /* per node */
+    double *weight;          /* per option */
+    double best_score;
+    int *best_x;             /* N1+1 */
+    int best_len, have_best;
+    /* counters and limits */
+    long long nodes, updates, solutions, budget, limit, pause_at;
+    int check_nodes;         /* stop at every PROGRESS_EVERY-th node? */
+    int check_reason;
+    /* the paused loop */
+    int level, i, resume, status, busy;
+    int zeros;               /* uncovered primary items with LEN 0 (see choose_mrv) */
+} SearchObject;
+
+static PyTypeObject Search_Type;
+
+/* Hide option p (7.2.2.1-(13)), leaving purified nodes (COLOR < 0) alone, as
+   Algorithm C's hide'.  Walks the option cyclically from p+1, Knuth's way. */
+static inline long long
+hide(SearchObject *S, int p)
+{
+    int *U = S->U, *D = S->D, *LEN = S->LEN, *COL = S->COL;
+    const int *TOP = S->TOP;
+    long long k = 0;
+    int q = p + 1;
+    if (!S->colored) {          /* the same loop without reading COLOR */
+        while (q != p) {
+            int t = TOP[q];
+            if (t <= 0) {
+                q = U[q];
+                continue;
+            }
+            int u = U[q], d = D[q];
+            D[u] = d;
+            U[d] = u;
+            if (--LEN[t] == 0 && t <= S->N1)
+                S->zeros++;
+            k++;
+            q++;
+        }
+        return k;
+    }
+    while (q != p) {
+        int t = TOP[q];
+        if (t <= 0) {
+            q = U[q];
+            continue;
+        }
+        if (COL[q] >= 0) {
+            int u = U[q], d = D[q];
+            D[u] = d;
+            U[d] = u;
+            if (--LEN[t] == 0 && t <= S->N1)
+                S->zeros++;
+            k++;
+        }
+        q++;
+    }
+    return k;
+}
+
+/* Unhide option p (7.2.2.1-(15)), right to left. */
+static inline void
+unhide(SearchObject *S, int p)
+{
+    int *U = S->U, *D = S->D, *LEN = S->LEN, *COL = S->COL;
+    const int *TOP = S->TOP;
+    int q = p - 1;
+    if (!S->colored) {
+        while (q != p) {
+            int t = TOP[q];
+            if (t <= 0) {
+                q = D[q];
+                continue;
+            }
+            int u = U[q], d = D[q];
+            D[u] = q;
+            U[d] = q;
+            if (LEN[t]++ == 0 && t <= S->N1)
+                S->zeros--;
+            q--;
+        }
+        return;
+    }
+    while (q != p) {
+        int t = TOP[q];
+        if (t <= 0) {
+            q = D[q];
+            continue;
+        }
+        if (COL[q] >= 0) {
+            int u = U[q], d = D[q];
+            D[u] = q;
+            U[d] = q;
+            if (LEN[t]++ == 0 && t <= S->N1)
+                S->zeros--;
+        }
+        q--;
+    }
+}
+
+/* Cover item i (7.2.2.1-(12)); returns the updates (1 + nodes hidden). */
+static inline long long
+cover(SearchObject *S, int i)
+{
+    int *D = S->D, *LL = S->LL, *RL = S->RL;
+    long long k = 1;
+    for (int p = D[i]; p != i; p = D[p])
+        k += hide(S, p);
+    int l = LL[i], r = RL[i];
+    RL[l] = r;
+    LL[r] = l;
+    if (S->LEN[i] == 0 && i <= S->N1)
+        S->zeros--;
+    return k;
+}
+
+/* Uncover item i (7.2.2.1-(14)): exactly undo cover(i), bottom up. */
+static inline void
+uncover(SearchObject *S, int i)
+{
+    int *U = S->U, *LL = S->LL, *RL = S->RL;
+    int l = LL[i], r = RL[i];
+    RL[l] = i;
+    LL[r] = i;
+    if (S->LEN[i] == 0 && i <= S->N1)
+        S->zeros++;
+    for (int p = U[i]; p != i; p = U[p])
+        unhide(S, p);
+}
+
+/* Keep only the options that agree with node p's colour on its item (Algorithm C). */
+static inline long long
+purify(SearchObject *S, int p)
+{
+    int *D = S->D, *COL = S->COL;
+    int c = COL[p], i = S->TOP[p];
+    long long k = 0;
+    for (int q = D[i]; q != i; q = D[q]) {
+        if (COL[q] == c)
+            COL[q] = -1;
+        else
+            k += hide(S, q);
+    }
+    return k;
+}
+
+static inline void
+unpurify(SearchObject *S, int p)
+{
+    int *U = S->U, *COL = S->COL;
+    int c = COL[p], i = S->TOP[p];
+    for (int q = U[i]; q != i; q = U[q]) {
+        if (COL[q] < 0)
+            COL[q] = c;
+        else
+            unhide(S, q);
+    }
+}
+
+/* Commit node q of the option being tried (Algorithm C): cover its item when q
+   has no colour, purify it when it has one; a node already purified (COLOR < 0)
+   needs nothing. */
+static inline long long
+commit(SearchObject *S, int q)
+{
+    int c = S->COL[q];
+    if (c == 0)
+        return cover(S, S->TOP[q]);
+    if (c > 0)
+        return purify(S, q);
+    return 0;
+}
+
+static inline void
+uncommit(SearchObject *S, int q)
+{
+    int c = S->COL[q];
+    if (c == 0)
+        uncover(S, S->TOP[q]);
+    else if (c > 0)
+        unpurify(S, q);
+}
+
+/* Minimum remaining values: the first item of shortest list, as in dlx.search.
+   Called only when no uncovered primary item has an empty list (zeros == 0), so
+   the shortest length is at least 1 and the scan can stop at the first item of
+   length 1: the same choice, without walking the rest of the item list. */
+static inline int
+choose_mrv(const int *RL, const int *LEN)
+{
+    int i = RL[0], j = i, s = LEN[i];
+    while (s > 1) {
+        j = RL[j];
+        if (j == 0)
+            break;
+        int t = LEN[j];
+        if (t < s) {
+            s = t;
+            i = j;
+        }
+    }
+    return i;
+}
+
+/* Upper bound on the weight still to come: for each uncovered primary item, the
+   best weight-per-primary-item ratio among its options (see dlx.search.run). */
+static double
+optimistic(SearchObject *S)
+{
+    const int *RL = S->RL, *D = S->D;
+    const double *ratio = S->ratio;
+    double total = 0.0;
+    for (int j = RL[0]; j != 0; j = RL[j]) {
+        double m = -INFINITY;
+        for (int p = D[j]; p != j; p = D[p])
+            if (ratio[p] > m)
+                m = ratio[p];
+        total += m;
+    }
+    return total;
+}
+
+/* THE loop, resumable.  Runs without touching Python objects (the caller may
+   have released the GIL) until a solution to report, the end, the budget, or a
+   check point; saves its state in S and says why it stopped. */
+static int
+run_core(SearchObject *S)
+{
+    int *RL = S->RL, *D = S->D, *LEN = S->LEN, *x = S->x;
+    const int *TOP = S->TOP, *OPT = S->OPT;
+    int level = S->level, i = S->i, xl, q;
+    long long nodes = S->nodes, updates = S->updates;
+    const long long budget = S->budget, pause_at = S->pause_at;
+    const int bb = S->bb, mode = S->mode, N1 = S->N1, check_nodes = S->check_nodes;
+    const double eps = 1e-9;
+    int r;
+
+    switch (S->resume) {
+    case RESUME_LEAVE:
+        goto leave;
+    case RESUME_X5:
+        goto x5_commit;
+    default:
+        break;
+    }
+
+enter:
+    /* X2: enter level `level` */
+    if (RL[0] == 0) {
+        S->solutions++;
+        if (bb && S->score[level] > S->best_score) {
+            S->best_score = S->score[level];
+            memcpy(S->best_x, x, (size_t)level * sizeof(int));
+            S->best_len = level;
+            S->have_best = 1;
+        }
+        if (mode == MODE_SOLUTIONS || S->solutions == S->limit) {
+            S->resume = RESUME_LEAVE;
+            r = R_SOLUTION;
+            goto save;
+        }
+        goto leave;
+    }
+    /* X3: choose an item i.  With MRV, an uncovered primary item with no option
+       left would be chosen (the first of them) and found dead: the counter of such
+       items gives the same dead end without scanning the item list. */
+    if (S->heuristic) {
+        i = RL[0];
+        if (LEN[i] == 0)
+            goto leave;          /* no option can cover i: a dead end */
+    }
+    else {
+        if (S->zeros > 0)
+            goto leave;
+        i = choose_mrv(RL, LEN);
+        if (LEN[i] == 0)
+            goto leave;          /* (never, while the counter is right) */
+    }
+    if (bb && S->best_score > -INFINITY) {
+        double room = optimistic(S);
+        if (S->integral)
+            room = floor(room + eps);
+        if (S->score[level] + room <= S->best_score + eps * (1 + fabs(S->best_score)))
+            goto leave;
+    }
+    if (level >= N1) {           /* impossible for a valid table */
+        r = R_BROKEN;
+        goto save;
+    }
+    /* X4: cover i */
+    updates += cover(S, i);
+    x[level] = D[i];
+    goto try_;
+
+leave:
+    /* X8: leave level `level` */
+    if (level == 0) {
+        r = R_DONE;
+        goto save;
+    }
+    level--;
+    /* X6: try again: undo x_l (other items right to left), next option */
+    xl = x[level];
+    i = TOP[xl];
+    q = xl - 1;
+    while (q != xl) {
+        if (TOP[q] <= 0) {
+            q = D[q];
+            continue;
+        }
+        uncommit(S, q);
+        q--;
+    }
+    x[level] = D[xl];
+
+try_:
+    xl = x[level];
+    if (xl == i) {
+        /* X7: backtrack: every option of i has been tried */
+        uncover(S, i);
+        goto leave;
+    }
+    /* X5: try x_l */
+    if (nodes == budget) {
+        S->resume = RESUME_X5;   /* not resumable: the search is over */
+        r = R_BUDGET;
+        goto save;
+    }
+    nodes++;
+    {
+        int why = 0;
+        if (check_nodes && (nodes & (PROGRESS_EVERY - 1)) == 0)
+            why |= CHECK_NODES;
+        if (updates >= pause_at)
+            why |= CHECK_QUANTUM;
+        if (why) {
+            S->check_reason = why;
+            S->resume = RESUME_X5;
+            r = R_CHECK;
+            goto save;
+        }
+    }
+x5_commit:
+    xl = x[level];
+    if (S->plen == level + 1)
+        S->profile[S->plen++] = 1;
+    else
+        S->profile[level + 1]++;
+    q = xl + 1;
+    while (q != xl) {
+        if (TOP[q] <= 0) {
+            q = S->U[q];
+            continue;
+        }
+        updates += commit(S, q);
+        q++;
+    }
+    if (bb)
+        S->score[level + 1] = S->score[level] + S->weight[OPT[xl]];
+    level++;
+    goto enter;
+
+save:
+    S->level = level;
+    S->i = i;
+    S->nodes = nodes;
+    S->updates = updates;
+    return r;
+}
+
+/* Write nodes, updates, solutions and profile into the stats object. */
+static int
+sync_stats(SearchObject *S)
+{
+    if (S->stats == NULL)
+        return 0;
+    PyObject *v;
+    v = PyLong_FromLongLong(S->nodes);
+    if (v == NULL || PyObject_SetAttrString(S->stats, "nodes", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    v = PyLong_FromLongLong(S->updates);
+    if (v == NULL || PyObject_SetAttrString(S->stats, "updates", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    v = PyLong_FromLongLong(S->solutions);
+    if (v == NULL || PyObject_SetAttrString(S->stats, "solutions", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    v = PyList_New(S->plen);
+    if (v == NULL)
+        return -1;
+    for (int k = 0; k < S->plen; k++) {
+        PyObject *n = PyLong_FromLongLong(S->profile[k]);
+        if (n == NULL)
+            goto fail;
+        PyList_SET_ITEM(v, k, n);
+    }
+    if (PyObject_SetAttrString(S->stats, "profile", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    return 0;
+fail:
+    Py_XDECREF(v);
+    return -1;
+}
+
+/* Sync the stats without losing the exception being raised. */
+static void
+sync_stats_keeping_error(SearchObject *S)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *exc = PyErr_GetRaisedException();
+    if (sync_stats(S) < 0)
+        PyErr_Clear();
+    PyErr_SetRaisedException(exc);
+#else
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (sync_stats(S) < 0)
+        PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+#endif
+}
+
+static int
+is_main_thread(void)
+{
+#if PY_VERSION_HEX < 0x030D0000
+    return _PyOS_IsMainThread();
+#else
+    return 1;   /* be safe: check for signals in every thread */
+#endif
+}
+
+/* Run until a result (R_SOLUTION, R_DONE, R_BUDGET); -1 with an exception set
+   when the progress callback or a signal handler raised.  The first quantum of
+   work runs holding the GIL (short searches pay nothing for threads); after
+   that the GIL is released, and taken back only at the check points. */
+static int
+drive(SearchObject *S)
+{
+    int released = 0, r;
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is already running");
+        return -1;
+    }
+    if (S->status != ST_READY && S->status != ST_PAUSED) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is over");
+        return -1;
+    }
+    S->busy = 1;
+    S->check_nodes = S->progress != NULL || is_main_thread();
+    S->pause_at = S->updates + QUANTUM_UPDATES;
+    for (;;) {
+        if (released) {
+            Py_BEGIN_ALLOW_THREADS
+            r = run_core(S);
+            Py_END_ALLOW_THREADS
+        }
+        else {
+            r = run_core(S);
+        }
+        if (r != R_CHECK)
+            break;
+        if (S->check_reason & CHECK_QUANTUM) {
+            released = 1;
+            S->pause_at = LLONG_MAX;
+        }
+        if (S->check_reason & CHECK_NODES) {
+            if (S->progress != NULL && (S->nodes & (PROGRESS_EVERY - 1)) == 0) {
+                if (sync_stats(S) < 0)
+                    goto fail;
+                PyObject *res = PyObject_CallOneArg(S->progress, S->stats ? S->stats : Py_None);
+                if (res == NULL)
+                    goto fail;
+                Py_DECREF(res);
+            }
+            if (PyErr_CheckSignals() < 0)
+                goto fail;
+        }
+    }
+    S->busy = 0;
+    if (r == R_BROKEN) {
+        S->status = ST_FAILED;
+        PyErr_SetString(PyExc_RuntimeError, "dlx._core: inconsistent links (a bug)");
+        sync_stats_keeping_error(S);
+        return -1;
+    }
+    S->status = r == R_SOLUTION ? ST_PAUSED : r == R_DONE ? ST_DONE : ST_BUDGET;
+    if (sync_stats(S) < 0) {
+        S->status = ST_FAILED;
+        return -1;
+    }
+    return r;
+fail:
+    S->busy = 0;
+    S->status = ST_FAILED;
+    sync_stats_keeping_error(S);
+    return -1;
+}
+
+static PyObject *
+labels_of(SearchObject *S, const int *xs, int n)
+{
+    Py_ssize_t n_labels = PyTuple_GET_SIZE(S->labels);
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    for (int k = 0; k < n; k++) {
+        int o = S->OPT[xs[k]];
+        if (o < 0 || o >= n_labels) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_RuntimeError, "dlx._core: option without a label");
+            return NULL;
+        }
+        PyObject *label = PyTuple_GET_ITEM(S->labels, o);
+        Py_INCREF(label);
+        PyTuple_SET_ITEM(out, k, label);
+    }
+    return out;
+}
+
+static int
+read_doubles(PyObject *seq, const char *name, Py_ssize_t n, double *out)
+{
+    PyObject *fast = PySequence_Fast(seq, name);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd values", name, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        double v = PyFloat_AsDouble(items[k]);
+        if (v == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[k] = v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *
+Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"table", "labels", "mode", "max_nodes", "limit", "heuristic",
+                             "progress", "stats", "weights", "ratios", "integral", NULL};
+    TableObject *t;
+    PyObject *labels, *progress = Py_None, *stats = Py_None, *weights = Py_None,
+             *ratios = Py_None;
+    const char *mode_name;
+    long long max_nodes = -1, limit = -1;
+    int heuristic = 0, integral = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOp:Search", kwlist,
+                                     &Table_Type, &t, &labels, &mode_name, &max_nodes, &limit,
+                                     &heuristic, &progress, &stats, &weights, &ratios,
+                                     &integral))
+        return NULL;
+    int mode;
+    if (strcmp(mode_name, "count") == 0)
+        mode = MODE_COUNT;
+    else if (strcmp(mode_name, "solutions") == 0)
+        mode = MODE_SOLUTIONS;
+    else if (strcmp(mode_name, "best") == 0)
+        mode = MODE_BEST;
+    else {
+        PyErr_Format(PyExc_ValueError, "unknown mode %s: use count, solutions or best",
+                     mode_name);
+        return NULL;
+    }
+    if (heuristic != 0 && heuristic != 1) {
+        PyErr_SetString(PyExc_ValueError, "heuristic must be 0 (mrv) or 1 (first)");
+        return NULL;
+    }
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError, "progress must be callable or None");
+        return NULL;
+    }
+    if ((mode == MODE_BEST) != (weights != Py_None) || (weights == Py_None) != (ratios == Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "weights and ratios are needed for mode best, only");
+        return NULL;
+    }
+    PyObject *label_tuple = PySequence_Tuple(labels);
+    if (label_tuple == NULL)
+        return NULL;
+    if (PyTuple_GET_SIZE(label_tuple) != t->n_options) {
+        Py_DECREF(label_tuple);
+        PyErr_SetString(PyExc_ValueError, "labels: one per option needed");
+        return NULL;
+    }
+    SearchObject *S = (SearchObject *)type->tp_alloc(type, 0);
+    if (S == NULL) {
+        Py_DECREF(label_tuple);
+        return NULL;
+    }
+    S->labels = label_tuple;
+    Py_INCREF(t);
+    S->table = t;
+    if (progress != Py_None) {
+        Py_INCREF(progress);
+        S->progress = progress;
+    }
+    if (stats != Py_None) {
+        Py_INCREF(stats);
+        S->stats = stats;
+    }
+    int N = t->N, N1 = t->N1, M = t->M;
+    S->N1 = N1;
+    S->N = N;
+    S->colored = t->colored;
+    S->mode = mode;
+    S->heuristic = heuristic;
+    S->integral = integral;
+    S->TOP = t->TOP;
+    S->OPT = t->OPT;
+    size_t total = 3 * (size_t)(N + 2) + 3 * (size_t)M + 2 * (size_t)(N1 + 1);
+    total += total & 1;    /* keep the long long profile 8-byte aligned */
+    size_t profile_bytes = (size_t)(N1 + 2) * sizeof(long long);
+    S->block = (int *)PyMem_Malloc(total * sizeof(int) + profile_bytes);
+    if (S->block == NULL) {
+        Py_DECREF(S);
+        return PyErr_NoMemory();
+    }
+    S->LL = S->block;
+    S->RL = S->LL + (N + 2);
+    S->LEN = S->RL + (N + 2);
+    S->U = S->LEN + (N + 2);
+    S->D = S->U + M;
+    S->COL = S->D + M;
+    S->x = S->COL + M;
+    S->best_x = S->x + (N1 + 1);
+    S->profile = (long long *)(S->block + total);
+    memcpy(S->LL, t->LL, (size_t)(N + 2) * sizeof(int));
+    memcpy(S->RL, t->RL, (size_t)(N + 2) * sizeof(int));
+    memcpy(S->LEN, t->LEN, (size_t)(N + 2) * sizeof(int));
+    memcpy(S->U, t->U, (size_t)M * sizeof(int));
+    memcpy(S->D, t->D, (size_t)M * sizeof(int));
+    memcpy(S->COL, t->COL, (size_t)M * sizeof(int));
+    memset(S->x, 0, (size_t)(N1 + 1) * sizeof(int));
+    S->zeros = 0;
+    for (int k = 1; k <= N1; k++)
+        if (S->LEN[k] == 0)
+            S->zeros++;
+    S->profile[0] = 1;
+    S->plen = 1;
+    S->nodes = 1;
+    S->updates = 0;
+    S->solutions = 0;
+    S->budget = max_nodes < 1 ? -1 : max_nodes;
+    S->limit = limit < 1 ? -1 : limit;
+    S->best_score = -INFINITY;
+    S->resume = RESUME_ENTER;
+    S->status = ST_READY;
+    if (mode == MODE_BEST) {
+        int n_opt = t->n_options;
+        S->bb = 1;
+        S->dblock = (double *)PyMem_Malloc(((size_t)(N1 + 2) + (size_t)M + (size_t)n_opt + 1)
+                                           * sizeof(double));
+        if (S->dblock == NULL) {
+            Py_DECREF(S);
+            return PyErr_NoMemory();
+        }
+        S->score = S->dblock;
+        S->ratio = S->score + (N1 + 2);
+        S->weight = S->ratio + M;
+        memset(S->score, 0, (size_t)(N1 + 2) * sizeof(double));
+        if (read_doubles(weights, "weights", n_opt, S->weight) < 0) {
+            Py_DECREF(S);
+            return NULL;
+        }
+        /* ratios are per option; spread them over the nodes */
+        double *per_option = (double *)PyMem_Malloc(((size_t)n_opt + 1) * sizeof(double));
+        if (per_option == NULL) {
+            Py_DECREF(S);
+            return PyErr_NoMemory();
+        }
+        if (read_doubles(ratios, "ratios", n_opt, per_option) < 0) {
+            PyMem_Free(per_option);
+            Py_DECREF(S);
+            return NULL;
+        }
+        for (int q = 0; q < M; q++)
+            S->ratio[q] = t->OPT[q] >= 0 ? per_option[t->OPT[q]] : 0.0;
+        PyMem_Free(per_option);
+    }
+    return (PyObject *)S;
+}
+
+static int
+Search_traverse(SearchObject *S, visitproc visit, void *arg)
+{
+    Py_VISIT(S->labels);
+    Py_VISIT(S->progress);
+    Py_VISIT(S->stats);
+    return 0;
+}
+
+static int
+Search_clear(SearchObject *S)
+{
+    Py_CLEAR(S->labels);
+    Py_CLEAR(S->progress);
+    Py_CLEAR(S->stats);
+    return 0;
+}
+
+static void
+Search_dealloc(SearchObject *S)
+{
+    PyObject_GC_UnTrack(S);
+    Search_clear(S);
+    Py_XDECREF(S->table);
+    PyMem_Free(S->block);
+    PyMem_Free(S->dblock);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static int
+need_mode(SearchObject *S, int mode, const char *what)
+{
+    if (S->mode != mode) {
+        PyErr_Format(PyExc_RuntimeError, "%s() needs a search made with mode=%s", what,
+                     mode == MODE_COUNT ? "'count'" : mode == MODE_SOLUTIONS ? "'solutions'"
+                                                                               : "'best'");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+Search_next(SearchObject *S, PyObject *unused)
+{
+    if (need_mode(S, MODE_SOLUTIONS, "next") < 0)
+        return NULL;
+    if (S->status == ST_DONE || S->status == ST_BUDGET)
+        Py_RETURN_NONE;
+    int r = drive(S);
+    if (r < 0)
+        return NULL;
+    if (r == R_SOLUTION)
+        return labels_of(S, S->x, S->level);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+Search_count(SearchObject *S, PyObject *unused)
+{
+    if (need_mode(S, MODE_COUNT, "count") < 0)
+        return NULL;
+    if (S->status != ST_DONE && S->status != ST_BUDGET && drive(S) < 0)
+        return NULL;
+    return PyLong_FromLongLong(S->solutions);
+}
+
+static PyObject *
+Search_best(SearchObject *S, PyObject *unused)
+{
+    if (need_mode(S, MODE_BEST, "best") < 0)
+        return NULL;
+    if (S->status != ST_DONE && S->status != ST_BUDGET && drive(S) < 0)
+        return NULL;
+    if (!S->have_best)
+        Py_RETURN_NONE;
+    PyObject *sol = labels_of(S, S->best_x, S->best_len);
+    if (sol == NULL)
+        return NULL;
+    return Py_BuildValue("(dN)", S->best_score, sol);
+}
+
+static PyObject *
+Search_get_status(SearchObject *S, void *closure)
+{
+    static const char *names[] = {"ready", "paused", "done", "budget", "failed"};
+    return PyUnicode_FromString(names[S->status]);
+}
+
+static PyObject *
+Search_get_nodes(SearchObject *S, void *closure)
+{
+    return PyLong_FromLongLong(S->nodes);
+}
+
+static PyObject *
+Search_get_updates(SearchObject *S, void *closure)
+{
+    return PyLong_FromLongLong(S->updates);
+}
+
+static PyObject *
+Search_get_solutions(SearchObject *S, void *closure)
+{
+    return PyLong_FromLongLong(S->solutions);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"next", (PyCFunction)Search_next, METH_NOARGS,
+     "next() -> tuple of labels, or None when the search is over (mode 'solutions')."},
+    {"count", (PyCFunction)Search_count, METH_NOARGS,
+     "count() -> solutions found: runs to the end, the limit or the budget (mode 'count')."},
+    {"best", (PyCFunction)Search_best, METH_NOARGS,
+     "best() -> (score, labels) of the first best solution, or None (mode 'best')."},
+    {NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"status", (getter)Search_get_status, NULL,
+     "'ready', 'paused' (at a solution), 'done', 'budget' or 'failed'", NULL},
+    {"nodes", (getter)Search_get_nodes, NULL, "nodes visited so far", NULL},
+    {"updates", (getter)Search_get_updates, NULL, "link updates so far", NULL},
+    {"solutions", (getter)Search_get_solutions, NULL, "solutions reached so far", NULL},
+    {NULL},
+};
+
+static PyTypeObject Search_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "dlx._core.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Search(table, labels, mode, *, max_nodes=-1, limit=-1, heuristic=0,\n"
+              "       progress=None, stats=None, weights=None, ratios=None, integral=False)\n\n"
+              "One search over its own copy of a Table: mode 'count', 'solutions' or 'best'.",
+    .tp_traverse = (traverseproc)Search_traverse,
+    .tp_clear = (inquiry)Search_clear,
+    .tp_new = Search_new,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+/* ----------------------------------------------------------------- module */
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "dlx._core",
+    .m_doc = "The compiled search of dlx (the same algorithm as dlx.search.run).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC
+PyInit__core(void)
+{
+    if (PyType_Ready(&Table_Type) < 0 || PyType_Ready(&Search_Type) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&Table_Type);
+    if (PyModule_AddObject(m, "Table", (PyObject *)&Table_Type) < 0) {
+        Py_DECREF(&Table_Type);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&Search_Type);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&Search_Type) < 0) {
+        Py_DECREF(&Search_Type);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "PROGRESS_EVERY", PROGRESS_EVERY) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,149 @@
+"""A selection of the engine tests, run on both engines through one parametrised fixture.
+
+``engine`` is "python" or "c" (the latter skipped when dlx._core is not built).
+Each check asserts the known answer on its engine, and the Stats are compared
+across engines: one algorithm, two implementations.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import BUDGET
+from test_search import PINNED, dominoes, langford, queens, toy
+
+import dlx
+from dlx import engine as engines
+
+QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
+
+#: (check name) -> (engine -> stats tuple), filled as the checks run
+SEEN: dict[str, dict[str, tuple]] = {}
+
+
+@pytest.fixture(params=["python", "c"])
+def engine(request) -> str:
+    if request.param == "c" and not engines.available():
+        pytest.skip("dlx._core is not built")
+    return request.param
+
+
+def record(name: str, engine: str, s: dlx.Stats) -> None:
+    """Remember the stats of check ``name``; when both engines ran it, compare."""
+    got = (s.nodes, s.updates, s.solutions, list(s.profile))
+    runs = SEEN.setdefault(name, {})
+    runs[engine] = got
+    if len(runs) == 2:
+        assert runs["c"] == runs["python"], f"{name}: the engines disagree"
+
+
+def fresh(name: str, engine: str, view, *args, **kwargs):
+    """Run ``view`` on ``engine``, and the other engine too, comparing results and stats."""
+    out = {}
+    for e in ("python", "c") if engines.available() else ("python",):
+        s = dlx.Stats()
+        result = view(*args, stats=s, engine=e, **kwargs)
+        if not isinstance(result, (int, tuple, type(None))):
+            result = list(result)
+        out[e] = (result, (s.nodes, s.updates, s.solutions, list(s.profile)))
+    if len(out) == 2:
+        assert out["c"] == out["python"], f"{name}: the engines disagree"
+    return out[engine][0]
+
+
+@pytest.mark.parametrize("n, expected", list(enumerate(QUEENS, 1)))
+def test_queens_counts(engine, n, expected):
+    s = dlx.Stats()
+    assert dlx.count(queens(n), max_nodes=BUDGET, stats=s, engine=engine) == expected
+    record(f"queens{n}", engine, s)
+
+
+@pytest.mark.parametrize("n, expected", [(3, 2), (4, 2), (5, 0), (6, 0), (7, 52), (8, 300)])
+def test_langford_counts(engine, n, expected):
+    s = dlx.Stats()
+    assert dlx.count(langford(n), max_nodes=BUDGET, stats=s, engine=engine) == expected
+    record(f"langford{n}", engine, s)
+
+
+@pytest.mark.parametrize("rows, cols, expected", [(2, 2, 2), (4, 4, 36), (6, 6, 6728)])
+def test_domino_counts(engine, rows, cols, expected):
+    s = dlx.Stats()
+    assert dlx.count(dominoes(rows, cols), max_nodes=BUDGET, stats=s, engine=engine) == expected
+    record(f"dominoes{rows}x{cols}", engine, s)
+
+
+def test_toy_stats(engine):
+    s = dlx.Stats()
+    assert dlx.count(toy(), stats=s, engine=engine) == 1
+    assert (s.nodes, s.updates, s.solutions, s.profile) == (6, 28, 1, [1, 2, 2, 1])
+    assert dlx.first(toy(), engine=engine) == ("o4", "o5", "o1")
+    assert dlx.is_unique(toy(), engine=engine)
+
+
+def test_pinned_node_counts(engine):
+    counts = {}
+    for name, p in [("queens8", queens(8)), ("langford7", langford(7)),
+                    ("dominoes4x4", dominoes(4, 4))]:
+        s = dlx.Stats()
+        dlx.count(p, stats=s, max_nodes=BUDGET, engine=engine)
+        counts[name] = (s.nodes, s.updates)
+    assert counts == PINNED
+
+
+def test_queens_solutions_in_the_same_order(engine):
+    sols = fresh("queens7 solutions", engine, dlx.solutions, queens(7), max_nodes=BUDGET)
+    assert len(sols) == 40 and all(dlx.is_exact_cover(queens(7), s) for s in sols)
+
+
+def test_heuristic_first(engine):
+    assert fresh("queens6 first", engine, dlx.count, queens(6), heuristic="first") == 4
+
+
+def test_budget_exceeded_carries_partial_results(engine):
+    p = queens(8)
+    with pytest.raises(dlx.BudgetExceeded) as info:
+        dlx.count(p, max_nodes=300, engine=engine)
+    assert 0 <= info.value.found < 92 and info.value.stats.nodes == 300
+    with pytest.raises(dlx.BudgetExceeded) as info:
+        list(dlx.solutions(p, max_nodes=300, engine=engine))
+    assert all(dlx.is_exact_cover(p, s) for s in info.value.found)
+    assert dlx.count(p, engine=engine) == 92
+
+
+def test_abandoned_generator_leaves_problem_reusable(engine):
+    p = queens(6)
+    gen = dlx.solutions(p, engine=engine)
+    first = next(gen)
+    other = list(dlx.solutions(p, engine=engine))
+    assert first == other[0] and len(other) == 4
+    assert next(gen) == other[1]
+    del gen
+    assert dlx.count(p, engine=engine) == 4
+
+
+def test_long_solution_needs_no_recursion(engine):
+    n = 10_000
+    p = dlx.ExactCover({k: [k] for k in range(n)})
+    sol = dlx.first(p, max_nodes=n + 1, engine=engine)
+    assert sol is not None and len(sol) == n and sorted(sol) == list(range(n))
+
+
+def test_no_primary_items_has_one_empty_solution(engine):
+    p = dlx.ExactCover({"x": ["s"]}, secondary=["s"])
+    assert list(dlx.solutions(p, engine=engine)) == [()]
+
+
+def test_best(engine):
+    p = dlx.ExactCover({"x": ["a"], "y": ["b"], "z": ["c"], "xy": ["a", "b"],
+                        "xyz": ["a", "b", "c"]})
+    assert dlx.best(p, lambda label: 1, maximize=False, engine=engine) == (1, ("xyz",))
+    assert dlx.best(p, {"x": 5, "y": 1, "z": 1, "xy": 2, "xyz": 4}, engine=engine) == \
+        (7, ("z", "x", "y"))
+    s = dlx.Stats()
+    dlx.best(queens(8), lambda q: q[0] * q[1], stats=s, engine=engine)
+    record("best queens8", engine, s)
+
+
+def test_colours(engine):
+    red, blue = dlx.Colored("x", "red"), dlx.Colored("x", "blue")
+    p = dlx.ExactCover({"a": ["a", red], "b": ["b", red], "b'": ["b", blue]}, secondary=["x"])
+    assert fresh("colours", engine, dlx.solutions, p) == [("a", "b")]
