@@ -58,7 +58,7 @@ class Links:
     __slots__ = (
         "N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR",
         "ROW", "OPT", "SIZE1", "item_names", "labels", "option_nodes", "colored",
-        "color_names", "skipped",
+        "color_names", "skipped", "_shared",
     )
 
     N1: int
@@ -79,6 +79,11 @@ class Links:
     colored: bool
     color_names: list[Hashable]
     skipped: list[Hashable]
+    _shared: dict[str, Any]
+
+    #: Per-node "other nodes" tables hold about k*(k-1) entries per option of k nodes;
+    #: above this many in all, the pure engine walks the shared option tuples instead.
+    FAST_TABLE_LIMIT = 4_000_000
 
     @classmethod
     def build(cls, problem: ExactCover) -> Links:
@@ -177,6 +182,7 @@ class Links:
         t.ROW, t.OPT, t.SIZE1 = row, opt, size1
         t.labels, t.option_nodes, t.skipped = labels, option_nodes, skipped
         t.colored = bool(color_codes)
+        t._shared = {}
         return t
 
     @classmethod
@@ -196,6 +202,34 @@ class Links:
         t.ULINK, t.DLINK = self.ULINK[:], self.DLINK[:]
         t.LEN, t.COLOR = self.LEN[:], self.COLOR[:]
         return t
+
+    def fast_tables(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
+                                   list[tuple[int, ...]]] | None:
+        """Per-node tables for the pure engine's fast path, or None when it can't be used.
+
+        For node p: ``OP[p]`` the other nodes of its option whose items are primary,
+        ``OS[p]`` those whose items are secondary, ``OI[p]`` the items of the other
+        nodes in Knuth's cyclic order (p+1, ..., then wrapping to the option's start).
+        Built once per problem (shared by every copy) and only for problems without
+        colours whose tables fit in :data:`FAST_TABLE_LIMIT` entries.
+        """
+        if "fast" not in self._shared:
+            tables = None
+            size = sum(len(nodes) * (len(nodes) - 1) for nodes in self.option_nodes)
+            if not self.colored and size <= self.FAST_TABLE_LIMIT:
+                top, n1 = self.TOP, self.N1
+                op: list[tuple[int, ...]] = [()] * len(top)
+                os_: list[tuple[int, ...]] = [()] * len(top)
+                oi: list[tuple[int, ...]] = [()] * len(top)
+                for nodes in self.option_nodes:
+                    for at, p in enumerate(nodes):
+                        others = nodes[at + 1:] + nodes[:at]
+                        op[p] = tuple(q for q in others if top[q] <= n1)
+                        os_[p] = tuple(q for q in others if top[q] > n1)
+                        oi[p] = tuple(top[q] for q in others)
+                tables = (op, os_, oi)
+            self._shared["fast"] = tables
+        return self._shared["fast"]  # type: ignore[no-any-return]
 
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The dynamic lists as tuples, to compare a table before and after a search."""
@@ -233,7 +267,8 @@ class Links:
         """Walk every list and raise AssertionError at the first inconsistency.
 
         Checks the item list's doubly linked circle, each active item's vertical
-        circle (ULINK/DLINK agree, TOP names the item, LEN is the true length) and
+        circle (ULINK/DLINK agree, TOP names the item, a primary item's LEN is its true
+        length) and
         the spacer layout.  Knuth: "the totals should agree".
         """
         llink, rlink, ulink, dlink = self.LLINK, self.RLINK, self.ULINK, self.DLINK
@@ -263,7 +298,9 @@ class Links:
                 steps += 1
                 if steps > len(self.TOP):
                     raise AssertionError(f"item {i}: list does not close")
-            if count != self.LEN[i]:
+            # The fast path leaves a secondary item's LEN alone (the search never reads
+            # it), so only primary items' LEN must equal their list length.
+            if count != self.LEN[i] and i <= self.N1:
                 raise AssertionError(
                     f"item {self.item_names[i]!r}: LEN {self.LEN[i]} but {count} nodes in its list"
                 )
