@@ -1,0 +1,373 @@
+"""Run one benchmark task on one peer library, in that peer's own venv; print one JSON line.
+
+    /work/peers/<venv>/bin/python bench/peers.py [--repeat R] [--cold] <peer> <task> <args...>
+
+Peers (venv names, see setup_peers.sh): dlx104, xcover, exact_cover, exact_cover_py, py_sudoku.
+Tasks:
+    queens N        count N-queens solutions through the peer's exact-cover API
+                    (rows = placements; primary = board rows + columns; secondary = diagonals,
+                    or Knuth's slack rows where the peer has no secondary columns: see "note")
+    matrix FILE     count the solutions of {"rows": [[cols]], "primary": n, "secondary": m}
+    sudoku FILE N   solve the first N puzzles of a one-per-line file (a path, or a name under
+                    shared/data/sudoku); result = number solved and checked
+    toy             Knuth's toy problem (count; expect 1)
+    selftest        only the warm-up checks (toy, 4-queens, one Sudoku where supported): "ok"
+
+Output keys: peer, task, args, result, seconds (min over --repeat runs), all_seconds,
+load_seconds (reading/generating the instance, part of seconds), warmup_seconds (import plus
+a first call on the toy problem, measured before and outside `seconds`: for numba peers that
+is the JIT compile or the cache load, see "numba_cache"), import_seconds, version, note.
+On failure: "error" and "result": null, exit status 1. Usage errors exit 2.
+
+Times are time.perf_counter() around the whole task (instance generation or file parsing,
+conversion to the peer's input form, the search) and exclude interpreter start-up, imports
+and the warm-up. Checking the peer's answers (sudoku grids) happens after the clock stops.
+
+This file imports only the standard library, bench/common.py and the peer itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from importlib import metadata
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import common  # noqa: E402
+
+SLACK_NOTE = ("no secondary columns in this peer: Knuth's slack trick, one extra row per "
+              "secondary column (now primary); counts are unchanged")
+
+
+# ---------------------------------------------------------------------------------------------
+# Peer adapters: count(rows, p, s) -> int, first(rows, p, s) -> list[int] | None
+# ---------------------------------------------------------------------------------------------
+
+
+class Peer:
+    name = ""
+    dist = ""           # PyPI distribution, for the version
+    jit = False         # numba-compiled
+    secondary = True    # supports secondary columns natively
+    exact_cover = True  # has an exact-cover API (py-sudoku does not)
+
+    def load(self):
+        """Import the peer (timed as import_seconds)."""
+
+    def count(self, rows, p, s) -> int:
+        raise NotImplementedError
+
+    def first(self, rows, p, s):
+        raise NotImplementedError
+
+    def sudoku(self, puzzle: str) -> str | None:
+        """Default: through the exact-cover API with the shared encoding (common.sudoku_rows)."""
+        rows, labels, p = common.sudoku_rows(puzzle)
+        chosen = self.first(rows, p, 0)
+        if chosen is None:
+            return None
+        return common.sudoku_decode(labels, chosen, round(len(puzzle) ** 0.5))
+
+
+class Dlx104(Peer):
+    """dlx 1.0.4 (Sebastian Raaphorst, 2008): pure Python, recursive generator search.
+
+    DLX([(name, DLX.PRIMARY|DLX.SECONDARY), ...]); appendRows(rows, rowNames) takes column
+    *indices*; solve() yields lists of node indices, one node of each chosen row (not always
+    the row's first node, which appendRows returns), so read the row back as d.N[node].
+    Column choice: smallestColumnSelector (MRV) by default.
+    """
+
+    name, dist = "dlx104", "dlx"
+
+    def load(self):
+        from dlx import DLX
+        self.DLX = DLX
+
+    def _build(self, rows, p, s):
+        DLX = self.DLX
+        cols = [(c, DLX.PRIMARY) for c in range(p)] + [(c, DLX.SECONDARY)
+                                                      for c in range(p, p + s)]
+        d = DLX(cols)
+        d.appendRows(rows, list(range(len(rows))))  # row names = our row indices
+        return d
+
+    def count(self, rows, p, s):
+        return sum(1 for _ in self._build(rows, p, s).solve())
+
+    def first(self, rows, p, s):
+        d = self._build(rows, p, s)
+        sol = next(d.solve(), None)  # an abandoned generator leaves d covered: d is thrown away
+        # solve() yields the node reached in each row, not the row's first node: d.N names it.
+        return None if sol is None else [d.N[node] for node in sol]
+
+
+class XCover(Peer):
+    """xcover (John F. Rudge): numba, Knuth's dancing cells (Algorithm C), MRV.
+
+    covers(options, primary=[...], secondary=[...]) yields lists of option indices; items may be
+    any hashables. algorithm_c has an explicit signature and cache=True: it is compiled when
+    xcover is imported (about 10 s cold) and loaded from site-packages/__pycache__ afterwards.
+    """
+
+    name, dist, jit = "xcover", "xcover", True
+
+    def load(self):
+        from xcover import covers
+        self.covers = covers
+
+    def _gen(self, rows, p, s):
+        return self.covers(rows, primary=list(range(p)), secondary=list(range(p, p + s)))
+
+    def count(self, rows, p, s):
+        return sum(1 for _ in self._gen(rows, p, s))
+
+    def first(self, rows, p, s):
+        return next(self._gen(rows, p, s), None)
+
+
+class ExactCoverC(Peer):
+    """exact_cover 1.5 (Moy Easwaran, Jack Grahl): C extension over a dense numpy bool matrix.
+
+    get_solution_count(M) -> int (a C int: overflows past 2**31 - 1); get_exact_cover(M) ->
+    int32 array of row indices, raises exact_cover.error.NoSolution when there is none.
+    No secondary columns: slack rows. Recursive C search, column with fewest entries.
+    """
+
+    name, dist, secondary = "exact_cover", "exact-cover", False
+
+    def load(self):
+        import exact_cover
+        import numpy as np
+        from exact_cover.error import NoSolution
+        self.np, self.ec, self.NoSolution = np, exact_cover, NoSolution
+
+    def _matrix(self, rows, n_cols):
+        m = self.np.zeros((len(rows), n_cols), dtype=bool)
+        for i, r in enumerate(rows):
+            m[i, r] = True
+        return m
+
+    def count(self, rows, p, s):
+        allrows, n = common.slack_rows(rows, p, s)
+        return int(self.ec.get_solution_count(self._matrix(allrows, n)))
+
+    def first(self, rows, p, s):
+        allrows, n = common.slack_rows(rows, p, s)
+        try:
+            sol = self.ec.get_exact_cover(self._matrix(allrows, n))
+        except self.NoSolution:
+            return None
+        return [int(i) for i in sol if i < len(rows)]
+
+
+class ExactCoverPy(Peer):
+    """exact_cover_py 0.1.2 (Thierry Parmentelat): numba, Knuth's DLX flat arrays, MRV.
+
+    exact_covers(bool_matrix) yields lists of row indices. Node indices are int16: a problem
+    with more than 32767 nodes (1 + columns + entries + rows + 1) silently overflows, so we
+    refuse it. init() is compiled lazily on first call (not cached); algorithm_x is compiled
+    at import with cache=True. No secondary columns: slack rows.
+    """
+
+    name, dist, jit, secondary = "exact_cover_py", "exact-cover-py", True, False
+    MAX_NODES = 2 ** 15 - 1
+
+    def load(self):
+        import numpy as np
+        from exact_cover_py import exact_covers
+        self.np, self.exact_covers = np, exact_covers
+
+    def _gen(self, rows, p, s):
+        allrows, n = common.slack_rows(rows, p, s)
+        nodes = 1 + n + sum(map(len, allrows)) + len(allrows) + 1
+        if nodes > self.MAX_NODES:
+            raise OverflowError(f"{nodes} nodes > {self.MAX_NODES}: exact_cover_py uses int16")
+        m = self.np.zeros((len(allrows), n), dtype=bool)
+        for i, r in enumerate(allrows):
+            m[i, r] = True
+        return self.exact_covers(m), len(rows)
+
+    def count(self, rows, p, s):
+        gen, _ = self._gen(rows, p, s)
+        return sum(1 for _ in gen)
+
+    def first(self, rows, p, s):
+        gen, n_real = self._gen(rows, p, s)
+        sol = next(gen, None)
+        return None if sol is None else [int(i) for i in sol if i < n_real]
+
+
+class PySudoku(Peer):
+    """py-sudoku 2.0.0 (module `sudoku`): a Sudoku-only backtracking solver (MRV on cells).
+
+    Sudoku(3, 3, board=[[int or None]*9]*9).solve() returns a new Sudoku; on no solution its
+    board is all None (difficulty -2). No exact-cover API: queens/matrix are unsupported.
+    """
+
+    name, dist, exact_cover = "py_sudoku", "py-sudoku", False
+
+    def load(self):
+        from sudoku import Sudoku
+        self.Sudoku = Sudoku
+
+    def sudoku(self, puzzle):
+        box, cells = common.parse_sudoku(puzzle)
+        size = box * box
+        board = [[cells[r * size + c] or None for c in range(size)] for r in range(size)]
+        solved = self.Sudoku(box, box, board=board).solve()
+        out = []
+        for row in solved.board:
+            for v in row:
+                if not v:
+                    return None
+                out.append(common.SYMBOLS[v - 1])
+        return "".join(out)
+
+    def count(self, rows, p, s):
+        raise NotImplementedError("py-sudoku has no exact-cover API (Sudoku only)")
+
+    first = count
+
+
+PEERS = {cls.name: cls for cls in (Dlx104, XCover, ExactCoverC, ExactCoverPy, PySudoku)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Tasks: each returns (result, load_seconds, extra dict); the caller times the whole call
+# ---------------------------------------------------------------------------------------------
+
+
+def task_selftest(peer):
+    return "ok", 0.0, {}  # main() has already run warm_up(), which asserts the answers
+
+
+def task_toy(peer):
+    return peer.count(common.TOY_ROWS, common.TOY_PRIMARY, 0), 0.0, {}
+
+
+def task_queens(peer, n):
+    t0 = time.perf_counter()
+    rows, p, s = common.queens_rows(int(n))
+    load = time.perf_counter() - t0
+    return peer.count(rows, p, s), load, _slack_note(peer, s)
+
+
+def task_matrix(peer, path):
+    t0 = time.perf_counter()
+    rows, p, s = common.read_matrix(path)
+    load = time.perf_counter() - t0
+    return peer.count(rows, p, s), load, _slack_note(peer, s)
+
+
+def task_sudoku(peer, path, n):
+    t0 = time.perf_counter()
+    puzzles = common.load_sudoku(path, int(n))
+    load = time.perf_counter() - t0
+    answers = [peer.sudoku(q) for q in puzzles]
+    return answers, load, {"puzzles": len(puzzles), "_puzzles": puzzles}
+
+
+def _slack_note(peer, n_secondary) -> dict:
+    return {"note": SLACK_NOTE} if n_secondary and not peer.secondary else {}
+
+
+TASKS = {"selftest": (task_selftest, 0), "toy": (task_toy, 0), "queens": (task_queens, 1),
+         "matrix": (task_matrix, 1), "sudoku": (task_sudoku, 2)}
+
+
+def warm_up(peer) -> None:
+    """First calls on tiny inputs, so that JIT compilation is not inside the timed task.
+
+    They double as a self-test: a wrong answer raises (and is reported as the task's error).
+    """
+    def check(what, got, want):
+        if got != want:
+            raise RuntimeError(f"warm-up {what}: got {got!r}, want {want!r}")
+
+    if peer.exact_cover:
+        check("toy count", peer.count(common.TOY_ROWS, common.TOY_PRIMARY, 0), 1)
+        check("toy first", sorted(peer.first(common.TOY_ROWS, common.TOY_PRIMARY, 0) or []),
+              [0, 3, 4])
+        check("4-queens count", peer.count(*common.queens_rows(4)), 2)
+        check("3-queens first", peer.first(*common.queens_rows(3)), None)
+    easy = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    check("easy sudoku", common.sudoku_ok(easy, peer.sudoku(easy)), True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=1, help="run the task R times, report min")
+    ap.add_argument("--cold", action="store_true",
+                    help="numba peers: compile into a fresh NUMBA_CACHE_DIR, so warmup_seconds "
+                         "is the real compile time (not a cache load)")
+    ap.add_argument("peer", choices=sorted(PEERS))
+    ap.add_argument("task", choices=sorted(TASKS))
+    ap.add_argument("args", nargs="*")
+    ns = ap.parse_args(argv)
+    func, nargs = TASKS[ns.task]
+    if len(ns.args) != nargs:
+        ap.error(f"task {ns.task} takes {nargs} argument(s), got {ns.args}")
+
+    peer = PEERS[ns.peer]()
+    out: dict = {"peer": ns.peer, "task": ns.task, "args": ns.args, "result": None}
+    try:
+        out["version"] = metadata.version(peer.dist)
+    except metadata.PackageNotFoundError:
+        out["version"] = None
+    out["python"] = sys.version.split()[0]
+    if peer.jit:
+        if ns.cold:
+            cache = tempfile.mkdtemp(prefix="numba-cold-")
+            atexit.register(shutil.rmtree, cache, True)
+            os.environ["NUMBA_CACHE_DIR"] = cache
+        out["numba_cache"] = "cold" if ns.cold else "default (site-packages __pycache__)"
+
+    status = 0
+    try:
+        if not peer.exact_cover and ns.task not in ("sudoku", "selftest"):
+            raise NotImplementedError(f"{ns.peer} has no exact-cover API (Sudoku only)")
+        t0 = time.perf_counter()
+        peer.load()
+        t1 = time.perf_counter()
+        warm_up(peer)
+        t2 = time.perf_counter()
+        out["import_seconds"] = round(t1 - t0, 6)
+        out["warmup_seconds"] = round(t2 - t0, 6)
+
+        times, loads = [], []
+        for _ in range(max(1, ns.repeat)):
+            t0 = time.perf_counter()
+            result, load, extra = func(peer, *ns.args)
+            times.append(time.perf_counter() - t0)
+            loads.append(load)
+
+        if ns.task == "sudoku":  # check the grids after the clock has stopped
+            puzzles = extra.pop("_puzzles")
+            ok = [common.sudoku_ok(q, a) for q, a in zip(puzzles, result, strict=True)]
+            result = sum(ok)
+            bad = [i for i, good in enumerate(ok) if not good]
+            if bad:
+                extra["unsolved"] = bad[:20]
+        out.update(extra)
+        out["result"] = result
+        out["seconds"] = round(min(times), 6)
+        out["load_seconds"] = round(loads[times.index(min(times))], 6)
+        if len(times) > 1:
+            out["all_seconds"] = [round(t, 6) for t in times]
+    except Exception as exc:  # report, don't crash: the caller compares JSON lines
+        out["error"] = f"{type(exc).__name__}: {exc}"
+        status = 1
+    print(json.dumps(out), flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
