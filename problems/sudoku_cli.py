@@ -1,0 +1,398 @@
+"""The ``dlx sudoku`` batch command: solve, count, classify or score many puzzles.
+
+Input (a FILE, or ``-`` / nothing for standard input) holds one puzzle per line
+(blank lines and ``#`` comments skipped, a line ``end`` stops, as in the AcWing
+166 judge format) or grids of N lines separated by blank lines (UVA 10957, NOIP
+2009).  One answer per puzzle goes to standard output, in order; a malformed
+puzzle is reported on standard error with its line number and the rest are still
+answered.  Progress and ``--stats`` go to standard error.
+
+Exit codes: 0 success; 1 some puzzle had no solution (``solve``, ``score``);
+2 usage error or some puzzle malformed; 3 some puzzle not unique (``solve
+--unique``); 124 a node budget (``--max-nodes``) ran out; 130 interrupted.
+
+Wiring into a main parser::
+
+    parser = argparse.ArgumentParser(prog="dlx")
+    commands = parser.add_subparsers(dest="command")
+    sudoku_cli.add_parser(commands)
+    args = parser.parse_args()
+    sys.exit(args.run(args))        # or sudoku_cli.run(args)
+
+>>> import argparse, io, contextlib
+>>> parser = argparse.ArgumentParser(prog="dlx")
+>>> _ = add_parser(parser.add_subparsers(dest="command"))
+>>> args = parser.parse_args(["sudoku", "classify", "--cases", "-"])
+>>> args.input = io.StringIO("1.....3..4.....2\\n" + "." * 16 + "\\nend\\n")
+>>> run(args)
+Case 1: Unique.
+Case 2: Ambiguous.
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import dlx
+
+from . import sudoku
+
+__all__ = ["add_parser", "run"]
+
+COMMANDS = ("solve", "count", "classify", "score")
+
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_INPUT, EXIT_NOT_UNIQUE = 0, 1, 2, 3
+EXIT_BUDGET, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 124, 130, 141
+
+
+def _box(text: str) -> tuple[int, int]:
+    try:
+        r, c = (int(x) for x in text.lower().split("x"))
+        if r < 1 or c < 1:
+            raise ValueError
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"box must look like 3x3 or 3x4, not {text!r}") from None
+    return (r, c)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+        if value < 1:
+            raise ValueError
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive whole number, not {text!r}") from None
+    return value
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``sudoku`` command (solve|count|classify|score) to an argparse subparsers object.
+
+    The returned parser sets ``args.run`` to :func:`run`.
+    """
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("file", nargs="?", default="-", metavar="FILE",
+                        help="puzzles to read; '-' or nothing for standard input")
+    common.add_argument("--format", choices=("text", "jsonl"), default="text",
+                        help="text (default) or one JSON object per puzzle:"
+                             " input, answer, verdict, nodes, ms")
+    common.add_argument("--pretty", action="store_true", help="render grids, givens in bold")
+    common.add_argument("--cases", action="store_true",
+                        help="prefix answers with 'Case k: ' (UVA style)")
+    common.add_argument("--stats", action="store_true",
+                        help="print a summary table on standard error")
+    common.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    common.add_argument("--max-nodes", type=_positive, metavar="N",
+                        help="node budget per puzzle; 'unknown' (exit 124) when it runs out")
+    common.add_argument("--box", type=_box, metavar="RxC",
+                        help="box shape, e.g. 3x4 for 12x12 grids (also says 4x4 means 16x16)")
+    common.add_argument("-x", "--diagonal", action="store_true",
+                        help="Sudoku-X: both diagonals hold every digit once")
+    common.add_argument("--regions", metavar="FILE",
+                        help="jigsaw: a grid of region ids (one character per cell)")
+
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "sudoku", help="solve, count, classify or score Sudoku puzzles in batch",
+        description=(__doc__ or "").split("\n\n")[0] + " Formats: 81 characters per line"
+        " ('.' or '0' blank), 9-line grids with or without spaces, pretty grids, .sdk;"
+        " sizes 4x4 to 25x25.")
+    commands = parser.add_subparsers(dest="sudoku_command", metavar="{solve,count,classify,score}")
+    commands.required = True
+    p = commands.add_parser("solve", parents=[common], help="print the solved grid of each puzzle",
+                            description="Print the solved line of each puzzle, or 'no solution'.")
+    p.add_argument("--unique", action="store_true",
+                   help="demand a unique solution: print the verdict otherwise (exit 3)")
+    p = commands.add_parser("count", parents=[common], help="count the solutions of each puzzle")
+    p.add_argument("--limit", type=_positive, metavar="N", help="stop counting at N")
+    commands.add_parser("classify", parents=[common],
+                        help="Illegal, Impossible, Unique or Ambiguous (UVA 10957)")
+    commands.add_parser("score", parents=[common],
+                        help="best NOIP 2009 target score of each puzzle, or -1")
+    parser.set_defaults(run=run)
+    return parser
+
+
+@dataclass
+class _Tally:
+    puzzles: int = 0
+    malformed: int = 0
+    unknown: int = 0
+    no_solution: int = 0
+    not_unique: int = 0
+    nodes: int = 0
+    max_nodes: int = 0
+    seconds: float = 0.0
+    outcomes: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class _Answer:
+    text: str                  # the line(s) printed in text mode
+    value: Any                 # the JSON answer
+    verdict: str | None = None
+    outcome: str = ""          # for --stats
+    grid: sudoku.Grid | None = None   # what --pretty renders
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the ``sudoku`` command described by parsed ``args``; return the exit code."""
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        # `dlx sudoku ... | head`: the reader left; stop quietly (no traceback).
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print("sudoku: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _open_input(args: argparse.Namespace) -> tuple[IO[str], str, Callable[[], object]]:
+    """The input stream, its name for messages, and how to let go of it."""
+    given = getattr(args, "input", None)   # a stream handed in (tests, embedding)
+    if given is not None:
+        return given, "<input>", lambda: None
+    if args.file == "-":
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:
+            return sys.stdin, "<stdin>", lambda: None
+        # Read bytes as UTF-8 whatever the locale; bad bytes become U+FFFD and are
+        # then reported as non-ASCII characters with their line and column.
+        wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="replace")
+        return wrapper, "<stdin>", wrapper.detach   # detach: leave sys.stdin open
+    f = open(args.file, encoding="utf-8", errors="replace")
+    return f, args.file, f.close
+
+
+def _run(args: argparse.Namespace) -> int:
+    command = args.sudoku_command
+    shape = None
+    if args.regions:
+        try:
+            with open(args.regions, encoding="utf-8", errors="replace") as f:
+                shape = sudoku.Shape.jigsaw(f.read(), diagonals=args.diagonal)
+        except (OSError, ValueError) as e:
+            print(f"sudoku: --regions {args.regions}: {e}", file=sys.stderr)
+            return EXIT_INPUT
+    try:
+        stream, name, release = _open_input(args)
+    except OSError as e:
+        print(f"sudoku: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_INPUT
+    tally = _Tally()
+    progress, advance = _progress(args)
+    out = sys.stdout   # after the progress display starts: rich may redirect it
+
+    def warn(message: str) -> None:
+        if progress is not None:   # above the live display, not through it
+            progress.console.print(message, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(message, file=sys.stderr)
+    try:
+        entries = sudoku.read_puzzles(stream, box=args.box, shape=shape)
+        for case, entry in enumerate(entries, 1):
+            tally.puzzles += 1
+            if entry.error is not None or entry.grid is None:
+                tally.malformed += 1
+                warn(f"sudoku: {name}: {entry.error}")
+                if args.format == "jsonl":
+                    _write(out, json.dumps({"case": case, "line": entry.line, "input": entry.text,
+                                            "error": str(entry.error)}))
+                advance()
+                continue
+            grid = entry.grid
+            if args.diagonal and shape is None:
+                try:
+                    grid = sudoku.Grid(grid.values,
+                                       shape=sudoku.Shape.diagonal(grid.size, grid.box))
+                except ValueError as e:
+                    tally.malformed += 1
+                    warn(f"sudoku: {name}: line {entry.line}: {e}")
+                    advance()
+                    continue
+            stats = dlx.Stats()
+            start = time.perf_counter()
+            try:
+                answer = _answer(command, grid, args, stats, tally)
+            except dlx.BudgetExceeded:
+                tally.unknown += 1
+                answer = _Answer("unknown", None, None, "unknown (budget)")
+            ms = (time.perf_counter() - start) * 1000
+            tally.nodes += stats.nodes
+            tally.max_nodes = max(tally.max_nodes, stats.nodes)
+            tally.seconds += ms / 1000
+            tally.outcomes[answer.outcome or str(answer.verdict)] += 1
+            if args.format == "jsonl":
+                _write(out, json.dumps({
+                    "case": case, "line": entry.line, "input": str(grid), "answer": answer.value,
+                    "verdict": answer.verdict, "nodes": stats.nodes, "ms": round(ms, 3)}))
+            else:
+                _print_text(out, args, case, command, grid, answer)
+            advance()
+    finally:
+        if progress is not None:
+            progress.stop()
+        release()
+    out.flush()
+    if args.stats:
+        _print_stats(tally, command)
+    if tally.malformed:
+        return EXIT_INPUT
+    if tally.unknown:
+        return EXIT_BUDGET
+    if tally.not_unique:
+        return EXIT_NOT_UNIQUE
+    if tally.no_solution and command in ("solve", "score"):
+        return EXIT_NO_SOLUTION
+    return EXIT_OK
+
+
+def _answer(command: str, grid: sudoku.Grid, args: argparse.Namespace, stats: dlx.Stats,
+            tally: _Tally) -> _Answer:
+    budget = args.max_nodes
+    if command == "classify":
+        word = sudoku.classify(grid, max_nodes=budget, stats=stats).value
+        return _Answer(word, word, word)
+    legal = sudoku.is_legal(grid)
+    if command == "count":
+        n = sudoku.count(grid, limit=args.limit, max_nodes=budget, stats=stats)
+        if not legal:
+            verdict: str | None = sudoku.Verdict.ILLEGAL.value
+        elif n == 0:
+            verdict = sudoku.Verdict.IMPOSSIBLE.value
+        elif n >= 2:
+            verdict = sudoku.Verdict.AMBIGUOUS.value
+        elif args.limit is None or args.limit >= 2:
+            verdict = sudoku.Verdict.UNIQUE.value
+        else:
+            verdict = None
+        return _Answer(str(n), n, verdict, outcome=verdict or "counted")
+    if command == "score":
+        best = sudoku.max_score(grid, max_nodes=budget, stats=stats)
+        if best is None:
+            tally.no_solution += 1
+            verdict = (sudoku.Verdict.ILLEGAL if not legal else sudoku.Verdict.IMPOSSIBLE).value
+            return _Answer("-1", -1, verdict)
+        return _Answer(str(best), best, None, outcome="scored")
+    # solve
+    if args.unique:
+        found = list(sudoku.solutions(grid, limit=2, max_nodes=budget, stats=stats))
+        if not legal:
+            verdict = sudoku.Verdict.ILLEGAL.value
+        else:
+            verdict = (sudoku.Verdict.IMPOSSIBLE, sudoku.Verdict.UNIQUE,
+                       sudoku.Verdict.AMBIGUOUS)[len(found)].value
+        if len(found) == 1:
+            return _Answer(str(found[0]), str(found[0]), verdict, grid=found[0])
+        if found:
+            tally.not_unique += 1
+        else:
+            tally.no_solution += 1
+        return _Answer(verdict, None, verdict)
+    solved = sudoku.solve(grid, max_nodes=budget, stats=stats)
+    if solved is None:
+        tally.no_solution += 1
+        verdict = (sudoku.Verdict.ILLEGAL if not legal else sudoku.Verdict.IMPOSSIBLE).value
+        return _Answer("no solution", None, verdict)
+    return _Answer(str(solved), str(solved), None, outcome="solved", grid=solved)
+
+
+def _write(out: IO[str], line: str) -> None:
+    out.write(line + "\n")
+
+
+def _print_text(out: IO[str], args: argparse.Namespace, case: int, command: str,
+                grid: sudoku.Grid, answer: _Answer) -> None:
+    text = answer.text
+    if args.cases:
+        text = f"Case {case}: {text}" + ("." if command == "classify" else "")
+    if not args.pretty:
+        _write(out, text)
+        return
+    if answer.grid is not None:     # a solved grid, givens in bold
+        if args.cases:
+            _write(out, f"Case {case}:")
+        _render(out, answer.grid)
+    else:                           # the answer, then the puzzle it is about
+        _write(out, text)
+        _render(out, grid)
+    _write(out, "")
+
+
+def _render(out: IO[str], grid: sudoku.Grid) -> None:
+    try:
+        from rich.console import Console
+    except ImportError:
+        _write(out, grid.pretty())
+        return
+    out.flush()
+    Console(file=out, highlight=False, soft_wrap=True).print(grid)
+
+
+def _progress(args: argparse.Namespace) -> tuple[Any, Callable[[], None]]:
+    """A transient rich progress display on stderr, only for a terminal and without --quiet."""
+    def nothing() -> None:
+        return None
+
+    if args.quiet or not sys.stderr.isatty():
+        return None, nothing
+    try:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    except ImportError:
+        return None, nothing
+    progress = Progress(SpinnerColumn(), TextColumn("sudoku {task.description}"), BarColumn(),
+                        TextColumn("{task.completed} puzzles"), TimeElapsedColumn(),
+                        console=Console(stderr=True), transient=True,
+                        # Answers printed to a terminal go above the bar; to a file or
+                        # pipe, straight to stdout (never into stderr).
+                        redirect_stdout=sys.stdout.isatty(), redirect_stderr=False)
+    task = progress.add_task(args.sudoku_command, total=None)
+    progress.start()
+
+    def advance() -> None:
+        progress.advance(task)
+
+    return progress, advance
+
+
+def _print_stats(tally: _Tally, command: str) -> None:
+    answered = tally.puzzles - tally.malformed
+    rate = answered / tally.seconds if tally.seconds > 0 else 0.0
+    rows = [("puzzles", f"{tally.puzzles:,}"), ("malformed", f"{tally.malformed:,}")]
+    rows += [(str(k), f"{v:,}") for k, v in sorted(tally.outcomes.items())]
+    rows += [
+        ("nodes", f"{tally.nodes:,}"),
+        ("nodes per puzzle", f"{tally.nodes / answered:,.1f}" if answered else "-"),
+        ("most nodes", f"{tally.max_nodes:,}"),
+        ("time", f"{tally.seconds:.3f} s"),
+        ("puzzles/s", f"{rate:,.1f}" if rate else "-"),
+    ]
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        for key, value in rows:
+            print(f"{key:>18}  {value}", file=sys.stderr)
+        return
+    table = Table(title=f"sudoku {command}", show_header=False)
+    table.add_column(justify="right", style="bold")
+    table.add_column(justify="right")
+    for key, value in rows:
+        table.add_row(key, value)
+    Console(stderr=True).print(table)

@@ -1,0 +1,759 @@
+"""Tests of problems.sudoku and the `dlx sudoku` batch command (problems.sudoku_cli).
+
+Solutions are checked by `rules_ok`, a rules checker written here from scratch
+(plain loops over rows, columns and boxes): it shares no code with the encoder.
+Every search gets a node budget, so a link bug fails instead of hanging.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import io
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dlx
+from problems import sudoku, sudoku_cli
+from problems.sudoku import Grid, Placement, Shape, SudokuFormatError, Verdict
+
+DATA = Path(__file__).parent / "data" / "sudoku"
+BUDGET = 200_000
+
+PE1 = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+PE1_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+# Legal givens (no digit twice in a unit, every cell has a candidate), yet no solution.
+IMPOSSIBLE = "..4.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+NOIP_1 = (DATA / "noip2009_1.txt").read_text()
+NOIP_2 = (DATA / "noip2009_2.txt").read_text()
+
+
+# --------------------------------------------------------------------------- an independent checker
+
+
+def rules_ok(values, n=9, box=None, extra_units=(), regions=None) -> bool:
+    """True when ``values`` (row-major) is a complete, valid grid.  No encoder code used."""
+    values = list(values)
+    if len(values) != n * n:
+        return False
+    digits = set(range(1, n + 1))
+    groups = []
+    for r in range(n):
+        groups.append([values[r * n + c] for c in range(n)])
+    for c in range(n):
+        groups.append([values[r * n + c] for r in range(n)])
+    if regions is not None:
+        ids = sorted(set(regions))
+        for rid in ids:
+            groups.append([values[i] for i in range(n * n) if regions[i] == rid])
+    else:
+        br, bc = box or {4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}[n]
+        for r0 in range(0, n, br):
+            for c0 in range(0, n, bc):
+                groups.append([values[(r0 + i) * n + c0 + j] for i in range(br) for j in range(bc)])
+    for cells in extra_units:
+        groups.append([values[r * n + c] for r, c in cells])
+    return all(sorted(g) == sorted(digits) for g in groups)
+
+
+def agrees(puzzle, solution) -> bool:
+    """Every given of the puzzle is kept by the solution."""
+    return all(p == 0 or p == s for p, s in zip(puzzle, solution, strict=True))
+
+
+def digits_of(text: str) -> list[int]:
+    return [0 if ch in ".0" else int(ch) for ch in text]
+
+
+def all_completions(values, n=9):
+    """Every completion by plain backtracking (brute force, independent of dlx)."""
+    br, bc = {4: (2, 2), 9: (3, 3)}[n]
+    values = list(values)
+    blanks = [i for i, v in enumerate(values) if v == 0]
+
+    def ok(i, d):
+        r, c = divmod(i, n)
+        for k in range(n):
+            if values[r * n + k] == d or values[k * n + c] == d:
+                return False
+        r0, c0 = r - r % br, c - c % bc
+        return all(values[(r0 + a) * n + c0 + b] != d for a in range(br) for b in range(bc))
+
+    def rec(k):
+        if k == len(blanks):
+            yield tuple(values)
+            return
+        i = blanks[k]
+        for d in range(1, n + 1):
+            if ok(i, d):
+                values[i] = d
+                yield from rec(k + 1)
+                values[i] = 0
+
+    yield from rec(0)
+
+
+def test_checker_rejects_broken_grids():
+    good = digits_of(PE1_SOLUTION)
+    assert rules_ok(good)
+    swapped = good[:]
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    assert not rules_ok(swapped)
+    assert not rules_ok(good[:80] + [0])
+
+
+# --------------------------------------------------------------------------- Grid and parsing
+
+
+def test_grid_from_flat_and_nested_ints():
+    flat = digits_of(PE1)
+    nested = [flat[r * 9:(r + 1) * 9] for r in range(9)]
+    g = Grid(flat)
+    assert g == Grid(nested) == Grid.parse(PE1) == Grid(PE1)
+    assert hash(g) == hash(Grid(nested))
+    assert g.size == 9 and g.box == (3, 3)
+    assert g.values == tuple(flat)
+    assert str(g) == PE1.replace("0", ".")
+    assert g[0, 2] == 3 and g.rows[1][0] == 9
+    assert g.clues == 32 and not g.is_complete()
+    assert eval(repr(g), {"Grid": Grid}) == g
+    with pytest.raises(AttributeError):
+        g.values = ()  # type: ignore[misc]
+    with pytest.raises(IndexError):
+        g[9, 0]
+
+
+def test_pretty_and_rich_rendering():
+    g = Grid.parse(PE1)
+    lines = g.pretty().splitlines()
+    assert len(lines) == 11
+    assert lines[0] == ". . 3 | . 2 . | 6 . ."
+    assert lines[3] == "------+-------+------"
+    assert Grid.parse(g.pretty()) == g
+    text = g.__rich__()
+    assert text.plain == g.pretty()
+    bold = {text.plain[s.start:s.end] for s in text.spans if s.style == "bold"}
+    assert bold <= set("123456789") and "3" in bold
+    solved = sudoku.solve(g, max_nodes=BUDGET)
+    assert solved.givens == g.givens
+    spans = [s for s in solved.__rich__().spans if s.style == "bold"]
+    assert len(spans) == g.clues
+
+
+NOTATIONS = {
+    "one line, dots": PE1.replace("0", "."),
+    "one line, zeros": PE1,
+    "nine lines": "\n".join(PE1[r * 9:(r + 1) * 9] for r in range(9)),
+    "nine lines with spaces (NOIP/UVA)": "\n".join(" ".join(PE1[r * 9:(r + 1) * 9])
+                                                   for r in range(9)),
+    "pretty": Grid.parse(PE1).pretty(),
+    "boxed pretty": "+-------+-------+-------+\n" + "\n".join(
+        "| " + " | ".join(" ".join(PE1[r * 9 + c0:r * 9 + c0 + 3]) for c0 in (0, 3, 6)) + " |"
+        + ("\n+-------+-------+-------+" if r % 3 == 2 else "") for r in range(9)),
+    ".sdk": "#A Project Euler\n#D grid 01\n" + "\n".join(
+        PE1[r * 9:(r + 1) * 9].replace("0", ".") for r in range(9)) + "\n",
+    "crlf and padding": "\r\n  " + PE1 + "  \r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOTATIONS))
+def test_every_notation_reads_the_same_grid(name):
+    assert Grid.parse(NOTATIONS[name]) == Grid.parse(PE1)
+
+
+@pytest.mark.parametrize("size, box", [(4, (2, 2)), (6, (2, 3)), (9, (3, 3)), (12, (3, 4)),
+                                       (16, (4, 4)), (25, (5, 5))])
+def test_every_size_reads_and_writes(size, box):
+    values = [((r * box[1] + r // box[0] + c) % size) + 1 for r in range(size) for c in range(size)]
+    g = Grid(values)
+    assert g.size == size and g.box == box
+    assert rules_ok(values, size, box)
+    assert Grid.parse(str(g)) == g
+    assert Grid.parse(g.pretty()) == g
+    numbers = "\n".join(" ".join(str(v) for v in g.rows[r]) for r in range(size))
+    assert Grid.parse(numbers) == g
+    assert sudoku.classify(g, max_nodes=BUDGET) is Verdict.UNIQUE
+
+
+def test_letters_for_big_sizes_and_box_override():
+    g = Grid.parse("G" + "." * 255)
+    assert g.size == 16 and g.values[0] == 16 and str(g)[0] == "G"
+    assert Grid.parse("g" + "." * 255) == g
+    six = Grid.parse("." * 36, box=(3, 2))
+    assert six.box == (3, 2)
+    assert sudoku.Shape.standard(6, (3, 2)).units[12].cells[:3] == ((0, 0), (0, 1), (1, 0))
+
+
+@pytest.mark.parametrize("text, line, column, words", [
+    (PE1[:80], 1, None, "found 80 cells"),
+    (PE1[:40] + "x" + PE1[41:], 1, 41, "'x'"),
+    (PE1[:10] + "\u00e9" + PE1[11:], 1, 11, "non-ASCII"),
+    (PE1[:5] + "*" + PE1[6:], 1, 6, "unexpected character '*'"),
+    ("12.." "35.." "...." "....", 1, 6, "out of range for a 4x4 grid"),
+    ("12.." "3A.." "...." "....", 1, 6, "unexpected character 'A'"),
+    ("\n".join(PE1[r * 9:(r + 1) * 9] for r in range(9)).replace("900305001", "90030500"), 2,
+     None, "row has 8 cells"),
+    ("1 2 3 4\n5 6 7 8\n1 2 3 4\n1 2 3 -4", 4, None, None),
+    ("", 1, None, "no puzzle"),
+    ("# only a comment", 1, None, "no puzzle"),
+    (" ".join(["0"] * 80 + ["10"]), 1, 161, "value 10 is out of range"),
+])
+def test_format_errors_say_where_and_why(text, line, column, words):
+    with pytest.raises(SudokuFormatError) as info:
+        Grid.parse(text)
+    e = info.value
+    assert isinstance(e, ValueError) and isinstance(e, dlx.ExactCoverError)
+    assert e.line == line
+    if column is not None:
+        assert e.column == column
+    if words is not None:
+        assert words in str(e)
+    assert str(e).startswith(f"line {line}")
+
+
+@pytest.mark.parametrize("values, words", [
+    ([0] * 80, "found 80 cells"),
+    ([0] * 80 + [10], "r9c9: value 10 is outside 0..9"),
+    ([0] * 80 + [-1], "outside 0..9"),
+    ([0] * 80 + [1.5], "expected an int"),
+    ([0] * 80 + [True], "expected an int"),
+    ([[0] * 9] * 8 + [[0] * 8], "row 9 has 8 cells"),
+    (None, "expected a sequence"),
+])
+def test_sequence_errors(values, words):
+    with pytest.raises(SudokuFormatError, match=words.replace(".", r"\.")):
+        Grid(values)
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.text(max_size=300))
+def test_parser_on_arbitrary_text_raises_only_format_errors(text):
+    try:
+        g = Grid.parse(text)
+    except SudokuFormatError:
+        return
+    assert g.size in sudoku.SIZES
+
+
+PUZZLE_CHARS = st.sampled_from(list("0123456789.ABCDEFGHP| -+\n#x") + ["\n\n", "end\n", "\u00e9"])
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.lists(PUZZLE_CHARS, max_size=400).map("".join))
+def test_parsers_on_puzzle_like_text_raise_only_format_errors(text):
+    try:
+        Grid.parse(text)
+    except SudokuFormatError:
+        pass
+    for entry in sudoku.read_puzzles(text):
+        assert (entry.grid is None) != (entry.error is None)
+        if entry.error is not None:
+            assert isinstance(entry.error, SudokuFormatError) and entry.error.line is not None
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.lists(st.one_of(st.integers(-3, 30), st.lists(st.integers(0, 9), max_size=10)),
+                max_size=90))
+def test_grid_from_arbitrary_sequences_raises_only_format_errors(values):
+    try:
+        Grid(values)
+    except SudokuFormatError:
+        pass
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def test_encoding_of_the_empty_grid():
+    p = sudoku.encode("." * 81)
+    assert len(p) == 729 and len(p.primary) == 324 and p.secondary == ()
+    assert {item[0] for item in p.primary} == {"cell", "row", "col", "box"}
+    assert p.options[Placement(4, 5, 7)] == (("cell", 4, 5), ("row", 4, 7), ("col", 5, 7),
+                                             ("box", 4, 7))
+
+
+def test_givens_keep_only_their_own_option_and_drop_conflicts():
+    g = Grid.parse(PE1)
+    p = sudoku.encode(g)
+    by_cell: dict = {}
+    for label in p.options:
+        by_cell.setdefault((label.row, label.col), []).append(label.digit)
+    assert len(by_cell) == 81   # every cell still has a candidate
+    for i, v in enumerate(g.values):
+        r, c = divmod(i, 9)
+        if v:
+            assert by_cell[r, c] == [v]
+        else:
+            for d in by_cell[r, c]:   # no candidate repeats a given of its row/col/box
+                peers = [g[r, k] for k in range(9)] + [g[k, c] for k in range(9)]
+                peers += [g[r - r % 3 + a, c - c % 3 + b] for a in range(3) for b in range(3)]
+                assert d not in peers
+    # ... and nothing legal was dropped: every digit missing from all three units is there
+    for (r, c), ds in by_cell.items():
+        if not g[r, c]:
+            seen = {g[r, k] for k in range(9)} | {g[k, c] for k in range(9)}
+            seen |= {g[r - r % 3 + a, c - c % 3 + b] for a in range(3) for b in range(3)}
+            assert sorted(ds) == sorted(set(range(1, 10)) - seen)
+
+
+def test_encode_decode_round_trips():
+    solved = Grid.parse(PE1_SOLUTION)
+    p = sudoku.encode(solved)     # a full grid: exactly its own placements remain
+    assert set(p.options) == {Placement(r, c, solved[r, c]) for r in range(9) for c in range(9)}
+    assert sudoku.decode(p.options) == solved
+    sol = dlx.first(sudoku.encode(PE1), max_nodes=BUDGET)
+    assert sudoku.decode(sol) == solved == sudoku.solve(PE1, max_nodes=BUDGET)
+    assert dlx.is_exact_cover(sudoku.encode(PE1), sol)
+    with pytest.raises(ValueError, match="square"):
+        sudoku.decode([Placement(0, 0, 1), Placement(0, 1, 2)])
+
+
+def test_partial_decode_and_bad_placements():
+    part = sudoku.decode([Placement(1, 2, 3)], shape=Shape.standard(4))
+    assert part.values[1 * 4 + 2] == 3 and part.clues == 1
+    with pytest.raises(ValueError, match="does not fit"):
+        sudoku.decode([Placement(0, 0, 5)], shape=Shape.standard(4))
+
+
+def test_tables_are_built_once_per_shape():
+    assert Shape.standard(9) is Shape.standard(9)
+    assert Shape.standard(9).tables() is Shape.standard(9).tables()
+    assert Grid.parse(PE1).shape is Shape.standard(9)
+
+
+# --------------------------------------------------------------------------- solving
+
+
+def test_empty_4x4_grid_has_288_solutions():
+    assert sudoku.count("." * 16, max_nodes=BUDGET) == 288
+    grids = list(sudoku.solutions("." * 16, max_nodes=BUDGET))
+    assert len(set(grids)) == 288
+    assert all(rules_ok(g.values, 4) for g in grids)
+
+
+def known_unique():
+    lines = (DATA / "unique.txt").read_text().splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+@pytest.mark.parametrize("puzzle", known_unique())
+def test_known_unique_puzzles_solve_to_valid_grids(puzzle):
+    solved = sudoku.solve(puzzle, max_nodes=BUDGET)
+    assert solved is not None
+    assert rules_ok(solved.values) and agrees(digits_of(puzzle), solved.values)
+    assert sudoku.classify(puzzle, max_nodes=BUDGET) is Verdict.UNIQUE
+
+
+def test_node_counts_for_fixed_instances():
+    # A heuristic regression (say, choosing the longest item) changes these.
+    stats = dlx.Stats()
+    sudoku.solve(PE1, stats=stats)
+    assert stats.nodes == 82            # one node per cell plus the root: no backtracking
+    stats = dlx.Stats()
+    assert sudoku.count(known_unique()[3], stats=stats) == 1   # top95 #1
+    assert stats.nodes == 403
+
+
+@pytest.mark.parametrize("puzzle, verdict", [
+    (PE1, Verdict.UNIQUE),
+    (PE1_SOLUTION, Verdict.UNIQUE),                      # a full valid grid
+    ("." * 81, Verdict.AMBIGUOUS),                       # the empty grid
+    ("." * 16, Verdict.AMBIGUOUS),
+    (IMPOSSIBLE, Verdict.IMPOSSIBLE),
+    ("3" + PE1[1:], Verdict.ILLEGAL),                    # 3 twice in row 1 and box 1
+    ("3" + PE1_SOLUTION[1:], Verdict.ILLEGAL),           # a full invalid grid
+    ("1234" "2143" "3412" "4321", Verdict.ILLEGAL),
+    ("12.." "..12" "...." "....", Verdict.AMBIGUOUS),
+])
+def test_the_four_verdicts(puzzle, verdict):
+    assert sudoku.classify(puzzle, max_nodes=BUDGET) is verdict
+    assert str(verdict) == verdict.value
+    expected = {Verdict.ILLEGAL: 0, Verdict.IMPOSSIBLE: 0, Verdict.UNIQUE: 1,
+                Verdict.AMBIGUOUS: 2}[verdict]
+    assert sudoku.count(puzzle, limit=2, max_nodes=BUDGET) == expected
+    assert (sudoku.solve(puzzle, max_nodes=BUDGET) is None) == (expected == 0)
+
+
+def test_verdict_values_are_exactly_uvas():
+    assert [v.value for v in Verdict] == ["Illegal", "Unique", "Ambiguous", "Impossible"]
+    assert Verdict("Unique") is Verdict.UNIQUE and Verdict.UNIQUE == "Unique"
+
+
+def test_impossible_puzzle_has_no_direct_clash():
+    assert sudoku.is_legal(IMPOSSIBLE) and sudoku.explain(IMPOSSIBLE) == []
+    cells = {(p.row, p.col) for p in sudoku.encode(IMPOSSIBLE).options}
+    assert len(cells) == 81     # every cell still has a candidate
+    assert sudoku.count(IMPOSSIBLE, max_nodes=BUDGET) == 0
+
+
+def test_explain_lists_every_clash():
+    clashes = sudoku.explain("3" + PE1_SOLUTION[1:])    # 3 at r1c1, and r1c3, r7c1
+    assert [(c.digit, c.unit.title, c.cells) for c in clashes] == [
+        (3, "row 1", ((0, 0), (0, 2))),
+        (3, "column 1", ((0, 0), (6, 0))),
+        (3, "box 1", ((0, 0), (0, 2))),
+    ]
+    assert str(clashes[1]) == "digit 3 appears twice in column 1 (r1c1, r7c1)"
+    assert sudoku.explain(PE1) == []
+    three = sudoku.explain("111." + "." * 12)
+    assert str(three[0]) == "digit 1 appears 3 times in row 1 (r1c1, r1c2, r1c3)"
+
+
+def test_every_entry_point_accepts_grid_text_and_ints():
+    for form in (PE1, Grid.parse(PE1), digits_of(PE1),
+                 [digits_of(PE1)[r * 9:(r + 1) * 9] for r in range(9)]):
+        assert str(sudoku.solve(form, max_nodes=BUDGET)) == PE1_SOLUTION
+        assert sudoku.count(form, max_nodes=BUDGET) == 1
+        assert sudoku.classify(form, max_nodes=BUDGET) is Verdict.UNIQUE
+        assert sudoku.explain(form) == []
+        assert sudoku.max_score(form, max_nodes=BUDGET) == sudoku.score(PE1_SOLUTION)
+
+
+def test_budgets_raise_budget_exceeded():
+    with pytest.raises(dlx.BudgetExceeded):
+        sudoku.count("." * 81, max_nodes=1000)
+
+
+@pytest.mark.parametrize("size", [6, 12, 16])
+def test_bigger_and_smaller_empty_grids_solve(size):
+    g = sudoku.solve("." * size * size, max_nodes=BUDGET)
+    assert g is not None and rules_ok(g.values, size)
+
+
+def test_25x25_puzzle_solves():
+    box = (5, 5)
+    full = [((r * 5 + r // 5 + c) % 25) + 1 for r in range(25) for c in range(25)]
+    puzzle = [v if (i * 7) % 3 else 0 for i, v in enumerate(full)]   # a third blank
+    g = sudoku.solve(puzzle, max_nodes=BUDGET)
+    assert g is not None and rules_ok(g.values, 25, box) and agrees(puzzle, g.values)
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.permutations(range(1, 10)), st.booleans(), st.sets(st.integers(0, 80), max_size=81))
+def test_removing_givens_from_a_solved_grid_never_makes_it_unsolvable(perm, transpose, removed):
+    base = digits_of(PE1_SOLUTION)
+    if transpose:
+        base = [base[c * 9 + r] for r in range(9) for c in range(9)]
+    full = [perm[v - 1] for v in base]
+    puzzle = [0 if i in removed else v for i, v in enumerate(full)]
+    assert sudoku.count(puzzle, limit=1, max_nodes=BUDGET) == 1
+    solved = sudoku.solve(puzzle, max_nodes=BUDGET)
+    assert rules_ok(solved.values) and agrees(puzzle, solved.values)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.sets(st.integers(0, 15), max_size=16), st.permutations(range(1, 5)))
+def test_4x4_counts_match_brute_force(removed, perm):
+    full = [perm[v - 1] for v in (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)]
+    puzzle = [0 if i in removed else v for i, v in enumerate(full)]
+    brute = list(all_completions(puzzle, 4))
+    assert sudoku.count(puzzle, max_nodes=BUDGET) == len(brute)
+    assert {s.values for s in sudoku.solutions(puzzle, max_nodes=BUDGET)} == set(brute)
+
+
+# --------------------------------------------------------------------------- variants
+
+
+@functools.cache
+def all_4x4_latin_squares():
+    return tuple(_latin_squares())
+
+
+def _latin_squares():
+    rows = list(itertools.permutations(range(1, 5)))
+    for a in rows:
+        for b in rows:
+            if any(x == y for x, y in zip(a, b, strict=True)):
+                continue
+            for c in rows:
+                if any(x == y for x, y in zip(a, c, strict=True)) or \
+                        any(x == y for x, y in zip(b, c, strict=True)):
+                    continue
+                d = tuple(10 - x - y - z for x, y, z in zip(a, b, c, strict=True))
+                yield a + b + c + d
+
+
+def test_sudoku_x_counts_match_brute_force():
+    diagonals = [[(k, k) for k in range(4)], [(k, 3 - k) for k in range(4)]]
+    brute = [g for g in all_4x4_latin_squares() if rules_ok(g, 4, extra_units=diagonals)]
+    shape = Shape.diagonal(4)
+    assert sudoku.count("." * 16, shape=shape, max_nodes=BUDGET) == len(brute) > 0
+    p = sudoku.encode("." * 16, shape=shape)
+    assert ("unit", 1, 4) in p.primary and len(p.primary) == 4 * 16 + 8
+    for g in sudoku.solutions("." * 16, shape=shape, max_nodes=BUDGET):
+        assert g.values in brute
+
+
+def test_9x9_sudoku_x_solution_obeys_the_diagonals():
+    shape = Shape.diagonal(9)
+    g = sudoku.solve("." * 81, shape=shape, max_nodes=BUDGET)
+    diagonals = [[(k, k) for k in range(9)], [(k, 8 - k) for k in range(9)]]
+    assert rules_ok(g.values, 9, extra_units=diagonals)
+    assert sudoku.classify("1" + "." * 39 + "1" + "." * 40, shape=shape) is Verdict.ILLEGAL
+    clash = sudoku.explain("1" + "." * 39 + "1" + "." * 40, shape=shape)
+    assert [c.unit.title for c in clash] == ["main diagonal"]
+
+
+def test_jigsaw_counts_match_brute_force():
+    regions = "AAAB" "CABB" "CCDB" "CDDD"
+    shape = Shape.jigsaw(regions)
+    assert shape.box is None
+    brute = [g for g in all_4x4_latin_squares() if rules_ok(g, 4, regions=regions)]
+    assert sudoku.count("." * 16, shape=shape, max_nodes=BUDGET) == len(brute)
+    g = Grid("." * 16, shape=shape)
+    assert "|" not in g.pretty() and sudoku.solve(g).shape == shape
+    with pytest.raises(SudokuFormatError, match="regions"):
+        Shape.jigsaw("AAAA" "BBBB" "CCCC" "DDDE")
+
+
+def test_extra_units_make_secondary_items_when_small():
+    shape = Shape.standard(4).extend([[(0, 0), (3, 3)]])
+    p = sudoku.encode("." * 16, shape=shape)
+    assert ("unit", 0, 1) in p.secondary
+    for g in sudoku.solutions("." * 16, shape=shape, max_nodes=BUDGET):
+        assert g[0, 0] != g[3, 3]
+
+
+# --------------------------------------------------------------------------- target scores
+
+
+def test_noip_samples():
+    assert sudoku.max_score(NOIP_1, max_nodes=BUDGET) == 2829
+    assert sudoku.max_score(NOIP_2, max_nodes=BUDGET) == 2852
+
+
+def test_target_weights():
+    w = sudoku.target_weights(9)
+    assert w[0] == 6 and w[10] == 7 and w[20] == 8 and w[30] == 9 and w[40] == 10
+    assert sum(w) == 6 * 32 + 7 * 24 + 8 * 16 + 9 * 8 + 10
+    expected = sum(a * int(b) for a, b in zip(w, PE1_SOLUTION, strict=True))
+    assert sudoku.score(PE1_SOLUTION) == expected
+
+
+def brute_max_score(puzzle, weights=None, n=9):
+    w = weights or sudoku.target_weights(n)
+    scores = [sum(a * b for a, b in zip(w, s, strict=True)) for s in all_completions(puzzle, n)]
+    return max(scores) if scores else None
+
+
+@pytest.mark.parametrize("blank_digits", [(1, 2), (3, 7), (1, 2, 3), (4, 5, 9)])
+def test_max_score_matches_brute_force_on_many_completions(blank_digits):
+    full = digits_of(PE1_SOLUTION)
+    puzzle = [0 if v in blank_digits else v for v in full]
+    assert sudoku.max_score(puzzle, max_nodes=BUDGET) == brute_max_score(puzzle)
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.permutations(range(1, 10)), st.sets(st.integers(0, 80), min_size=5, max_size=22),
+       st.one_of(st.none(), st.lists(st.integers(-4, 12), min_size=81, max_size=81)))
+def test_max_score_matches_brute_force(perm, removed, weights):
+    full = [perm[v - 1] for v in digits_of(PE1_SOLUTION)]
+    puzzle = [0 if i in removed else v for i, v in enumerate(full)]
+    assert sudoku.max_score(puzzle, weights, max_nodes=BUDGET) == brute_max_score(puzzle, weights)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.sampled_from(["standard", "x", "jigsaw"]), st.lists(st.integers(0, 4), min_size=16,
+       max_size=16), st.lists(st.integers(-6, 9), min_size=16, max_size=16))
+def test_max_score_on_variants_matches_brute_force(kind, cells, weights):
+    regions = "AAABCABBCCDBCDDD"
+    diagonals = [[(k, k) for k in range(4)], [(k, 3 - k) for k in range(4)]]
+    shape, check = {
+        "standard": (Shape.standard(4), {}),
+        "x": (Shape.diagonal(4), {"extra_units": diagonals}),
+        "jigsaw": (Shape.jigsaw(regions), {"regions": regions}),
+    }[kind]
+    puzzle = [v if k % 3 == 0 else 0 for k, v in enumerate(cells)]   # about a third given
+    completions = [g for g in all_4x4_latin_squares()
+                   if rules_ok(g, 4, **check) and agrees(puzzle, g)]
+    expected = max((sum(a * b for a, b in zip(weights, g, strict=True)) for g in completions),
+                   default=None)
+    if not sudoku.is_legal(puzzle, shape=shape):
+        assert expected is None
+    assert sudoku.max_score(puzzle, weights, shape=shape, max_nodes=BUDGET) == expected
+
+
+def test_max_score_of_unsolvable_puzzles_is_none():
+    assert sudoku.max_score(IMPOSSIBLE, max_nodes=BUDGET) is None
+    assert sudoku.max_score("33" + PE1_SOLUTION[2:]) is None
+
+
+def test_max_score_prunes_instead_of_enumerating():
+    # 24 givens (a NOIP-like puzzle) and 5,983 solutions: branch and bound visits far
+    # fewer nodes than counting them does.
+    puzzle = ".83.9...5615..2.94...8.1.......39651.9....4.8............1....7.......1....7....."
+    scoring, counting = dlx.Stats(), dlx.Stats()
+    assert sudoku.max_score(puzzle, stats=scoring, max_nodes=BUDGET) == 2866
+    assert sudoku.count(puzzle, stats=counting, max_nodes=BUDGET) == 5983
+    assert scoring.nodes * 10 < counting.nodes
+
+
+# ------------------------------------------------------------------------- batches and the command
+
+
+def test_read_puzzles_formats_and_errors():
+    text = "\n".join([
+        "# a comment",
+        PE1,                                   # line 2
+        "",
+        NOTATIONS["pretty"],                   # lines 4-14
+        "",
+        PE1[:40] + "x" + PE1[41:],             # line 16: malformed
+        "1 0 0 0", "0 0 3 0",                  # line 17: a grid cut short
+        "",
+        "1.....3..4.....2",                    # line 20
+        "end",
+        PE1,
+    ])
+    entries = list(sudoku.read_puzzles(io.StringIO(text)))
+    assert [e.line for e in entries] == [2, 4, 16, 17, 20]
+    assert [e.grid is not None for e in entries] == [True, True, False, False, True]
+    assert entries[0].grid == entries[1].grid == Grid.parse(PE1)
+    assert entries[2].error.line == 16 and entries[2].error.column == 41
+    assert "2 of 4 rows" in str(entries[3].error)
+
+
+def test_read_puzzles_with_a_known_size_reads_16x16_grids():
+    g = Grid.parse("." * 256)
+    rows = "\n".join(str(g)[r * 16:(r + 1) * 16] for r in range(16))
+    assert [e.grid.size for e in sudoku.read_puzzles(rows, box=(4, 4))] == [16]
+    assert [e.grid.size for e in sudoku.read_puzzles(rows)] == [4] * 16   # 16 chars: a 4x4
+
+
+def test_read_puzzles_caps_line_length():
+    big = io.StringIO("." * (sudoku.MAX_LINE * 3) + "\n" + PE1 + "\n")
+    entries = list(sudoku.read_puzzles(big))
+    assert entries[0].error is not None and "longer than" in str(entries[0].error)
+    assert entries[1].line == 2 and entries[1].grid == Grid.parse(PE1)
+
+
+class TerminalIO(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def cli(argv, stdin_text=None, terminal=False):
+    """Run the command as the main `dlx` parser would; return (exit code, stdout, stderr)."""
+    parser = argparse.ArgumentParser(prog="dlx")
+    sudoku_cli.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["sudoku", *argv])
+    if stdin_text is not None:
+        args.input = io.StringIO(stdin_text)
+    out, err = io.StringIO(), (TerminalIO() if terminal else io.StringIO())
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = args.run(args)
+    finally:
+        sys.stdout, sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_acwing_166_lines_with_end():
+    code, out, err = cli(["solve", str(DATA / "acwing166.txt")])
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
+        "416837529982465371735129468571298643293746185864351297647913852359682714128574936",
+    ]
+
+
+def test_cli_uva_10957_cases():
+    code, out, _ = cli(["classify", "--cases", str(DATA / "uva10957.txt")])
+    assert code == 0
+    assert out.splitlines() == ["Case 1: Unique.", "Case 2: Illegal.", "Case 3: Impossible.",
+                                "Case 4: Ambiguous.", "Case 5: Unique."]
+
+
+def test_cli_noip_2009_scores_from_stdin():
+    code, out, _ = cli(["score", "-"], NOIP_1.strip() + "\n\n" + NOIP_2)
+    assert (code, out) == (0, "2829\n2852\n")
+    code, out, _ = cli(["score"], IMPOSSIBLE + "\n")
+    assert (code, out) == (1, "-1\n")
+
+
+def test_cli_jsonl():
+    code, out, _ = cli(["classify", "--format", "jsonl", str(DATA / "uva10957.txt")])
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(rows) == 5
+    assert set(rows[0]) >= {"input", "answer", "verdict", "nodes", "ms"}
+    assert rows[0]["input"] == PE1.replace("0", ".") and rows[0]["answer"] == "Unique"
+    assert rows[1]["verdict"] == "Illegal" and rows[1]["nodes"] == 0
+    code, out, _ = cli(["solve", "--format", "jsonl", "-"], PE1 + "\n")
+    row = json.loads(out)
+    assert row["answer"] == PE1_SOLUTION and row["nodes"] == 82
+
+
+def test_cli_malformed_puzzles_are_reported_and_the_rest_answered():
+    text = PE1 + "\n" + PE1[:40] + "x" + PE1[41:] + "\n" + PE1[:80] + "\n" + PE1 + "\n"
+    code, out, err = cli(["solve", "-"], text)
+    assert code == 2
+    assert out.splitlines() == [PE1_SOLUTION, PE1_SOLUTION]
+    assert "line 2, column 41" in err and "line 3" in err
+    code, out, _ = cli(["solve", "--format", "jsonl", "-"], text)
+    assert [("error" in json.loads(x)) for x in out.splitlines()] == [False, True, True, False]
+
+
+def test_cli_count_unique_pretty_stats_and_budget():
+    code, out, _ = cli(["count", "--limit", "10", "-"], "." * 16 + "\n" + PE1 + "\n")
+    assert (code, out) == (0, "10\n1\n")
+    code, out, _ = cli(["solve", "--unique", "-"], "." * 16 + "\n" + PE1 + "\n")
+    assert code == 3 and out.splitlines() == ["Ambiguous", PE1_SOLUTION]
+    code, out, _ = cli(["solve", "-"], "11" + "." * 79 + "\n")
+    assert (code, out) == (1, "no solution\n")
+    code, out, err = cli(["solve", "--pretty", "--stats", "-"], PE1 + "\n")
+    assert code == 0 and out.startswith("4 8 3 | 9 2 1 | 6 5 7\n") and "puzzles" in err
+    code, out, _ = cli(["count", "--max-nodes", "100", "-"], "." * 81 + "\n")
+    assert (code, out) == (124, "unknown\n")
+    code, out, _ = cli(["classify", "--box", "2x3", "-"], "." * 36 + "\n")
+    assert (code, out) == (0, "Ambiguous\n")
+    code, out, _ = cli(["classify", "-x", "-"], "1" + "." * 39 + "1" + "." * 40 + "\n")
+    assert out == "Illegal\n"
+
+
+def test_cli_progress_only_on_a_terminal_and_never_on_stdout():
+    puzzles = (PE1 + "\n") * 5
+    code, out, err = cli(["solve", "-"], puzzles, terminal=True)
+    assert code == 0 and out == (PE1_SOLUTION + "\n") * 5
+    assert "puzzles" in err                                  # the progress display
+    code, out, err = cli(["solve", "--quiet", "-"], puzzles, terminal=True)
+    assert out == (PE1_SOLUTION + "\n") * 5 and err == ""
+
+
+def test_cli_jigsaw_regions(tmp_path):
+    regions = tmp_path / "regions.txt"
+    regions.write_text("AAAB\nCABB\nCCDB\nCDDD\n")
+    code, out, _ = cli(["count", "--regions", str(regions), "-"], "." * 16 + "\n")
+    brute = [g for g in all_4x4_latin_squares() if rules_ok(g, 4, regions="AAABCABBCCDBCDDD")]
+    assert (code, out) == (0, f"{len(brute)}\n")
+    code, _, err = cli(["count", "--regions", str(tmp_path / "missing"), "-"], "")
+    assert code == 2 and "regions" in err
+
+
+def test_cli_missing_file():
+    code, out, err = cli(["solve", "/nonexistent/puzzles.txt"])
+    assert code == 2 and out == "" and "cannot read" in err
+
+
+def test_cli_survives_a_closed_pipe():
+    script = ("import argparse, sys\n"
+              "from problems import sudoku_cli\n"
+              "p = argparse.ArgumentParser(prog='dlx')\n"
+              "sudoku_cli.add_parser(p.add_subparsers(dest='command'))\n"
+              "a = p.parse_args(sys.argv[1:])\n"
+              "sys.exit(a.run(a))\n")
+    puzzles = (PE1 + "\n") * 2000
+    proc = subprocess.run(
+        f"{sys.executable} -c \"$SCRIPT\" sudoku solve - | head -n 1",
+        shell=True, input=puzzles, capture_output=True, text=True, timeout=120,
+        env={"SCRIPT": script, "PATH": "/usr/bin:/bin",
+             "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert proc.stdout == PE1_SOLUTION + "\n"
+    assert "Traceback" not in proc.stderr
