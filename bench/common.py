@@ -97,15 +97,17 @@ def slack_rows(rows: Rows, n_primary: int, n_secondary: int) -> tuple[Rows, int]
 
 
 def planted(n_primary: int, n_rows: int, n_secondary: int = 0, seed: int = 0,
-            size: tuple[int, int] = (2, 5), secondary_per_row: int = 1) -> dict:
-    """A random exact-cover instance with at least one solution planted in it.
+            size: tuple[int, int] = (2, 5), secondary_per_row: int = 1,
+            plants: int = 1) -> dict:
+    """A random exact-cover instance with at least ``plants`` solutions planted in it.
 
     The primary columns are shuffled and cut into blocks of ``size[0]..size[1]`` columns: those
-    blocks are the planted rows. The other ``n_rows - len(planted)`` rows are random sets of
-    ``size`` primary columns. With secondary columns, each row also gets up to
-    ``secondary_per_row`` random secondary columns, distinct among the planted rows so the
-    planted solution stays valid. Rows are shuffled; ``"planted"`` lists their indices.
-    Deterministic for a given seed. Returns the JSON shape read by ``read_matrix``.
+    blocks are the planted rows (``plants`` times, each with its own shuffle). The other
+    ``n_rows - len(planted)`` rows are random sets of ``size`` primary columns. With secondary
+    columns, each row also gets up to ``secondary_per_row`` random secondary columns, distinct
+    among the rows of one planted solution so that solution stays valid. Rows are shuffled;
+    ``"planted"`` lists their indices. Deterministic for a given seed (``plants=1`` gives the
+    instances of earlier versions). Returns the JSON shape read by ``read_matrix``.
 
     >>> inst = planted(20, 60, n_secondary=5, seed=1)
     >>> inst["primary"], inst["secondary"], len(inst["rows"])
@@ -115,25 +117,34 @@ def planted(n_primary: int, n_rows: int, n_secondary: int = 0, seed: int = 0,
     """
     rng = random.Random(seed)
     lo, hi = size
-    cols = list(range(n_primary))
-    rng.shuffle(cols)
+    solutions: list[Rows] = []
+    for _ in range(plants):
+        cols = list(range(n_primary))
+        rng.shuffle(cols)
+        one: Rows = []
+        i = 0
+        while i < n_primary:
+            k = rng.randint(lo, hi)
+            if n_primary - (i + k) < lo:  # don't leave a stub shorter than lo
+                k = n_primary - i
+            one.append(sorted(cols[i:i + k]))
+            i += k
+        solutions.append(one)
+    for one in solutions:
+        free_secondary = list(range(n_primary, n_primary + n_secondary))
+        rng.shuffle(free_secondary)
+        if n_secondary:
+            for row in one:
+                for _ in range(rng.randint(0, secondary_per_row)):
+                    if free_secondary:
+                        row.append(free_secondary.pop())
     plant: Rows = []
-    i = 0
-    while i < n_primary:
-        k = rng.randint(lo, hi)
-        if n_primary - (i + k) < lo:  # don't leave a stub shorter than lo
-            k = n_primary - i
-        plant.append(sorted(cols[i:i + k]))
-        i += k
-    free_secondary = list(range(n_primary, n_primary + n_secondary))
-    rng.shuffle(free_secondary)
-    if n_secondary:
-        for row in plant:
-            for _ in range(rng.randint(0, secondary_per_row)):
-                if free_secondary:
-                    row.append(free_secondary.pop())
+    seen: set[tuple[int, ...]] = set()
+    for row in (r for one in solutions for r in one):
+        if tuple(row) not in seen:  # two plants may share a row
+            seen.add(tuple(row))
+            plant.append(row)
     extra: Rows = []
-    seen = {tuple(r) for r in plant}
     while len(plant) + len(extra) < n_rows:
         row = sorted(rng.sample(range(n_primary), min(n_primary, rng.randint(lo, hi))))
         if n_secondary:

@@ -10,13 +10,20 @@ Tasks:
     matrix FILE     count the solutions of {"rows": [[cols]], "primary": n, "secondary": m}
     sudoku FILE N   solve the first N puzzles of a one-per-line file (a path, or a name under
                     shared/data/sudoku); result = number solved and checked
+    sudoku_unique FILE N
+                    solve and check uniqueness (search stops at a second solution); result =
+                    number of puzzles with exactly one solution, that solution checked
     toy             Knuth's toy problem (count; expect 1)
     selftest        only the warm-up checks (toy, 4-queens, one Sudoku where supported): "ok"
+    serve           load and warm up once, then answer requests, one JSON object per stdin line
+                    ({"task": "queens", "args": ["12"], "repeat": 1}), one JSON line each; the
+                    first line out is {"task": "serve", "result": "ready", "warmup_seconds": ...}
 
 Output keys: peer, task, args, result, seconds (min over --repeat runs), all_seconds,
-load_seconds (reading/generating the instance, part of seconds), warmup_seconds (import plus
-a first call on the toy problem, measured before and outside `seconds`: for numba peers that
-is the JIT compile or the cache load, see "numba_cache"), import_seconds, version, note.
+cpu_seconds (process CPU time of that same run), load_seconds (reading/generating the
+instance, part of seconds), warmup_seconds (import plus a first call on the toy problem,
+measured before and outside `seconds`: for numba peers that is the JIT compile or the cache
+load, see "numba_cache"), import_seconds, version, note.
 On failure: "error" and "result": null, exit status 1. Usage errors exit 2.
 
 Times are time.perf_counter() around the whole task (instance generation or file parsing,
@@ -37,6 +44,7 @@ import sys
 import tempfile
 import time
 from importlib import metadata
+from itertools import islice
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -67,6 +75,10 @@ class Peer:
     def first(self, rows, p, s):
         raise NotImplementedError
 
+    def upto(self, rows, p, s, limit: int) -> list[list[int]]:
+        """At most ``limit`` solutions (lists of row indices); the search stops there."""
+        raise NotImplementedError
+
     def sudoku(self, puzzle: str) -> str | None:
         """Default: through the exact-cover API with the shared encoding (common.sudoku_rows)."""
         rows, labels, p = common.sudoku_rows(puzzle)
@@ -74,6 +86,12 @@ class Peer:
         if chosen is None:
             return None
         return common.sudoku_decode(labels, chosen, round(len(puzzle) ** 0.5))
+
+    def sudoku_upto(self, puzzle: str, limit: int = 2) -> list[str]:
+        """Up to ``limit`` solved grids (solve + uniqueness when limit is 2), shared encoding."""
+        rows, labels, p = common.sudoku_rows(puzzle)
+        size = round(len(puzzle) ** 0.5)
+        return [common.sudoku_decode(labels, sol, size) for sol in self.upto(rows, p, 0, limit)]
 
 
 class Dlx104(Peer):
@@ -108,6 +126,11 @@ class Dlx104(Peer):
         # solve() yields the node reached in each row, not the row's first node: d.N names it.
         return None if sol is None else [d.N[node] for node in sol]
 
+    def upto(self, rows, p, s, limit):
+        d = self._build(rows, p, s)
+        # read each solution's rows before resuming the generator (it reuses its list)
+        return [[d.N[node] for node in sol] for sol in islice(d.solve(), limit)]
+
 
 class XCover(Peer):
     """xcover (John F. Rudge): numba, Knuth's dancing cells (Algorithm C), MRV.
@@ -131,6 +154,9 @@ class XCover(Peer):
 
     def first(self, rows, p, s):
         return next(self._gen(rows, p, s), None)
+
+    def upto(self, rows, p, s, limit):
+        return [list(sol) for sol in islice(self._gen(rows, p, s), limit)]
 
 
 class ExactCoverC(Peer):
@@ -166,6 +192,14 @@ class ExactCoverC(Peer):
         except self.NoSolution:
             return None
         return [int(i) for i in sol if i < len(rows)]
+
+    def upto(self, rows, p, s, limit):
+        allrows, n = common.slack_rows(rows, p, s)
+        try:  # get_all_solutions(M, k) stops after k solutions; returns a set of tuples
+            sols = self.ec.get_all_solutions(self._matrix(allrows, n), limit)
+        except self.NoSolution:
+            return []
+        return [[int(i) for i in sol if i < len(rows)] for sol in sols]
 
 
 class ExactCoverPy(Peer):
@@ -204,6 +238,10 @@ class ExactCoverPy(Peer):
         sol = next(gen, None)
         return None if sol is None else [int(i) for i in sol if i < n_real]
 
+    def upto(self, rows, p, s, limit):
+        gen, n_real = self._gen(rows, p, s)
+        return [[int(i) for i in sol if i < n_real] for sol in islice(gen, limit)]
+
 
 class PySudoku(Peer):
     """py-sudoku 2.0.0 (module `sudoku`): a Sudoku-only backtracking solver (MRV on cells).
@@ -235,6 +273,9 @@ class PySudoku(Peer):
         raise NotImplementedError("py-sudoku has no exact-cover API (Sudoku only)")
 
     first = count
+
+    def sudoku_upto(self, puzzle, limit=2):
+        raise NotImplementedError("py-sudoku cannot look for a second solution")
 
 
 PEERS = {cls.name: cls for cls in (Dlx104, XCover, ExactCoverC, ExactCoverPy, PySudoku)}
@@ -275,12 +316,21 @@ def task_sudoku(peer, path, n):
     return answers, load, {"puzzles": len(puzzles), "_puzzles": puzzles}
 
 
+def task_sudoku_unique(peer, path, n):
+    t0 = time.perf_counter()
+    puzzles = common.load_sudoku(path, int(n))
+    load = time.perf_counter() - t0
+    answers = [peer.sudoku_upto(q, 2) for q in puzzles]
+    return answers, load, {"puzzles": len(puzzles), "_puzzles": puzzles}
+
+
 def _slack_note(peer, n_secondary) -> dict:
     return {"note": SLACK_NOTE} if n_secondary and not peer.secondary else {}
 
 
 TASKS = {"selftest": (task_selftest, 0), "toy": (task_toy, 0), "queens": (task_queens, 1),
-         "matrix": (task_matrix, 1), "sudoku": (task_sudoku, 2)}
+         "matrix": (task_matrix, 1), "sudoku": (task_sudoku, 2),
+         "sudoku_unique": (task_sudoku_unique, 2)}
 
 
 def warm_up(peer) -> None:
@@ -302,6 +352,74 @@ def warm_up(peer) -> None:
     check("easy sudoku", common.sudoku_ok(easy, peer.sudoku(easy)), True)
 
 
+def run_task(peer, task: str, args: list[str], repeat: int = 1) -> dict:
+    """Run one task ``repeat`` times on a loaded, warmed-up peer: the JSON keys of a result.
+
+    Raises whatever the peer raises (the callers turn it into ``"error"``).
+    """
+    func, _ = TASKS[task]
+    times, cpus, loads = [], [], []
+    for _ in range(max(1, repeat)):
+        c0 = time.process_time()
+        t0 = time.perf_counter()
+        result, load, extra = func(peer, *args)
+        times.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+        loads.append(load)
+    out: dict = {}
+    if task in ("sudoku", "sudoku_unique"):  # check the grids after the clock has stopped
+        puzzles = extra.pop("_puzzles")
+        if task == "sudoku":
+            ok = [common.sudoku_ok(q, a) for q, a in zip(puzzles, result, strict=True)]
+        else:  # exactly one solution, and it checks
+            ok = [len(a) == 1 and common.sudoku_ok(q, a[0])
+                  for q, a in zip(puzzles, result, strict=True)]
+        result = sum(ok)
+        bad = [i for i, good in enumerate(ok) if not good]
+        if bad:
+            extra["unsolved"] = bad[:20]
+    out.update(extra)
+    out["result"] = result
+    best = times.index(min(times))
+    out["seconds"] = round(times[best], 6)
+    out["cpu_seconds"] = round(cpus[best], 6)
+    out["load_seconds"] = round(loads[best], 6)
+    if len(times) > 1:
+        out["all_seconds"] = [round(t, 6) for t in times]
+    return out
+
+
+def serve(peer, head: dict) -> int:
+    """Answer task requests, one JSON object per stdin line, one JSON line each on stdout.
+
+    A request is ``{"task": "queens", "args": ["12"], "repeat": 1}``; the answer has the keys
+    of a one-shot run (``seconds``, ``result``, ``error``, ...). The peer is loaded and warmed
+    up once, before the first line ``{"task": "serve", "result": "ready", ...}``, so a
+    benchmark can interleave its own runs with this peer's without paying the import, the
+    numba cache load or exact_cover_py's per-process compile again for every run.
+    """
+    print(json.dumps({**head, "task": "serve", "result": "ready"}), flush=True)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        out = {"peer": head["peer"], "version": head.get("version"), "result": None}
+        try:
+            req = json.loads(line)
+            task, args = req["task"], [str(a) for a in req.get("args", [])]
+            out.update(task=task, args=args)
+            if task not in TASKS or task == "serve":
+                raise ValueError(f"unknown task {task!r}")
+            if len(args) != TASKS[task][1]:
+                raise ValueError(f"task {task} takes {TASKS[task][1]} argument(s), got {args}")
+            if not peer.exact_cover and task not in ("sudoku", "sudoku_unique", "selftest"):
+                raise NotImplementedError(f"{head['peer']} has no exact-cover API (Sudoku only)")
+            out.update(run_task(peer, task, args, int(req.get("repeat", 1))))
+        except Exception as exc:  # report and keep serving
+            out["error"] = f"{type(exc).__name__}: {exc}"
+        print(json.dumps(out), flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=1, help="run the task R times, report min")
@@ -309,10 +427,10 @@ def main(argv=None) -> int:
                     help="numba peers: compile into a fresh NUMBA_CACHE_DIR, so warmup_seconds "
                          "is the real compile time (not a cache load)")
     ap.add_argument("peer", choices=sorted(PEERS))
-    ap.add_argument("task", choices=sorted(TASKS))
+    ap.add_argument("task", choices=sorted(TASKS) + ["serve"])
     ap.add_argument("args", nargs="*")
     ns = ap.parse_args(argv)
-    func, nargs = TASKS[ns.task]
+    nargs = 0 if ns.task == "serve" else TASKS[ns.task][1]
     if len(ns.args) != nargs:
         ap.error(f"task {ns.task} takes {nargs} argument(s), got {ns.args}")
 
@@ -332,7 +450,8 @@ def main(argv=None) -> int:
 
     status = 0
     try:
-        if not peer.exact_cover and ns.task not in ("sudoku", "selftest"):
+        if not peer.exact_cover and ns.task not in ("sudoku", "sudoku_unique", "selftest",
+                                                    "serve"):
             raise NotImplementedError(f"{ns.peer} has no exact-cover API (Sudoku only)")
         t0 = time.perf_counter()
         peer.load()
@@ -341,27 +460,9 @@ def main(argv=None) -> int:
         t2 = time.perf_counter()
         out["import_seconds"] = round(t1 - t0, 6)
         out["warmup_seconds"] = round(t2 - t0, 6)
-
-        times, loads = [], []
-        for _ in range(max(1, ns.repeat)):
-            t0 = time.perf_counter()
-            result, load, extra = func(peer, *ns.args)
-            times.append(time.perf_counter() - t0)
-            loads.append(load)
-
-        if ns.task == "sudoku":  # check the grids after the clock has stopped
-            puzzles = extra.pop("_puzzles")
-            ok = [common.sudoku_ok(q, a) for q, a in zip(puzzles, result, strict=True)]
-            result = sum(ok)
-            bad = [i for i, good in enumerate(ok) if not good]
-            if bad:
-                extra["unsolved"] = bad[:20]
-        out.update(extra)
-        out["result"] = result
-        out["seconds"] = round(min(times), 6)
-        out["load_seconds"] = round(loads[times.index(min(times))], 6)
-        if len(times) > 1:
-            out["all_seconds"] = [round(t, 6) for t in times]
+        if ns.task == "serve":
+            return serve(peer, out)
+        out.update(run_task(peer, ns.task, ns.args, ns.repeat))
     except Exception as exc:  # report, don't crash: the caller compares JSON lines
         out["error"] = f"{type(exc).__name__}: {exc}"
         status = 1

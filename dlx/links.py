@@ -260,8 +260,12 @@ class Links:
         return out
 
     def item_number(self, item: Hashable) -> int:
-        """The number (1..N) of item ``item``."""
-        return self.item_names.index(item, 1)
+        """The number (1..N) of item ``item`` (KeyError if there is none)."""
+        index = self._shared.get("index")
+        if index is None:
+            index = self._shared["index"] = {
+                name: k for k, name in enumerate(self.item_names) if k}
+        return index[item]  # type: ignore[no-any-return]
 
     def check(self) -> None:
         """Walk every list and raise AssertionError at the first inconsistency.
