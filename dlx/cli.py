@@ -80,8 +80,13 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[Stats], None]]
     started = time.perf_counter()
     if show:
         from rich.console import Console
+        from rich.live import Live
+        from rich.spinner import Spinner
 
-        status = Console(stderr=True).status(f"{label}: searching")
+        spinner = Spinner("dots", text=f"{label}: searching")
+        # no redirection: solutions keep going to stdout (a file or a pipe)
+        status = Live(spinner, console=Console(stderr=True), transient=True,
+                      redirect_stdout=False, redirect_stderr=False, refresh_per_second=8)
         status.start()
 
     def progress(stats: Stats) -> None:
@@ -89,9 +94,9 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[Stats], None]]
             raise KeyboardInterrupt
         if status is not None:
             rate = stats.nodes / max(time.perf_counter() - started, 1e-9)
-            status.update(
-                f"{label}: {stats.nodes:,} nodes ({rate:,.0f}/s), {stats.solutions:,} solutions,"
-                f" depth {len(stats.profile) - 1}"
+            spinner.update(
+                text=f"{label}: {stats.nodes:,} nodes ({rate:,.0f}/s),"
+                f" {stats.solutions:,} solutions, depth {len(stats.profile) - 1}"
             )
 
     try:
@@ -137,7 +142,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         from .judges import solve_batch
 
         with _input(args.file) as stream:
-            return solve_batch(args.format, stream, sys.stdout, sys.stderr)
+            return solve_batch(args.format, stream, sys.stdout, sys.stderr,
+                               max_nodes=args.max_nodes)
     from .formats import DLXFormatWarning, read_dlx_lines
 
     name = "<stdin>" if args.file == "-" else args.file

@@ -1,0 +1,345 @@
+"""The ``dlx`` sub-commands of the problem library: queens, rectangles, pentominoes, ...
+
+:func:`add_parsers` adds them to an argparse sub-parsers object; each sets
+``func(args) -> exit code``.  Solutions go to stdout (text, or one JSON object
+per line with ``--format jsonl``); progress, statistics and errors to stderr.
+Exit codes: 0 found, 1 none, 2 bad input, 124 node budget exhausted, 130
+interrupted.  rich is imported only when something is drawn.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(prog="dlx")
+>>> add_parsers(parser.add_subparsers())
+>>> args = parser.parse_args(["queens", "8", "--count"])
+>>> args.func(args)
+92
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import IO, Any, cast
+
+import dlx
+
+__all__ = ["add_parsers"]
+
+EXIT_FOUND, EXIT_NONE, EXIT_INPUT, EXIT_BUDGET, EXIT_INTERRUPTED = 0, 1, 2, 124, 130
+
+#: The most options a command builds (a guard against typing 100000 for 100).
+MAX_OPTIONS = 200_000
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _size(text: str) -> tuple[int, int]:
+    found = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
+    if not found:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 6x10")
+    return int(found[1]), int(found[2])
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    what = common.add_mutually_exclusive_group()
+    what.add_argument("--count", action="store_true", help="print only the number of solutions")
+    what.add_argument("--all", action="store_true", help="print every solution")
+    common.add_argument("--limit", type=_positive, metavar="K",
+                        help="print (or count) at most K solutions; default: print the first")
+    common.add_argument("--max-nodes", type=_positive, metavar="N",
+                        help="node budget; exit 124 when it runs out")
+    common.add_argument("--stats", action="store_true", help="statistics table on stderr")
+    common.add_argument("--format", choices=["text", "jsonl"], default="text",
+                        help="text (default) or one JSON object per line")
+    common.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    return common
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Add the sub-commands queens, rectangles, pentominoes, langford and dominoes."""
+    common = [_common()]
+    p = subparsers.add_parser("queens", parents=common, help="n queens, none attacking another",
+                              description="Place N queens on an N x N board, none attacking"
+                              " another (OEIS A000170 counts them).")
+    p.add_argument("n", type=int, metavar="N", help="board size")
+    p.set_defaults(func=_queens)
+    p = subparsers.add_parser(
+        "rectangles", parents=common, help="fewest rectangles covering a board (ZOJ 3209)",
+        description="Read ZOJ 3209 input (T; then per case 'n m p' and p lines 'x1 y1 x2 y2')"
+        " and print, per case, the fewest pieces covering the n x m board exactly, or -1"
+        " (--count: the number of exact covers).  Exit 1 when no case has a cover.")
+    p.add_argument("file", nargs="?", default="-", metavar="FILE",
+                   help="input file, or - (default) for standard input")
+    p.set_defaults(func=_rectangles)
+    p = subparsers.add_parser(
+        "pentominoes", parents=common, help="tile a W x H box with the 12 pentominoes",
+        description="Tile a W x H box with the twelve pentominoes, each once (W * H = 60 for"
+        " a full set: 6x10, 5x12, 4x15, 3x20).")
+    p.add_argument("size", type=_size, metavar="WxH", help="box size, such as 6x10")
+    p.add_argument("--distinct", action="store_true",
+                   help="one tiling per family of rotations and reflections of the box")
+    p.set_defaults(func=_pentominoes)
+    p = subparsers.add_parser("langford", parents=common, help="Langford pairs L(2, N)",
+                              description="Arrange 1, 1, ..., N, N with k numbers between the"
+                              " two k's (both mirror images are counted).")
+    p.add_argument("n", type=int, metavar="N")
+    p.set_defaults(func=_langford)
+    p = subparsers.add_parser("dominoes", parents=common, help="domino tilings of an R x C board",
+                              description="Tile an R x C board with dominoes.")
+    p.add_argument("size", type=_size, metavar="RxC", help="board size, such as 8x8")
+    p.set_defaults(func=_dominoes)
+
+
+# ------------------------------------------------------------------ shared machinery
+
+
+def _fail(command: str, message: str) -> None:
+    print(f"dlx {command}: {message}", file=sys.stderr)
+
+
+@contextmanager
+def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[dlx.Stats], None]]:
+    """A progress callback: a live line on stderr when it is a terminal (and not --quiet)."""
+    status: Any = None
+    spinner: Any = None
+    started = time.perf_counter()
+    show = not args.quiet and sys.stderr.isatty()
+
+    def update(stats: dlx.Stats) -> None:
+        nonlocal status, spinner
+        if not show:
+            return
+        rate = stats.nodes / max(time.perf_counter() - started, 1e-9)
+        text = f"{label}: {stats.nodes:,} nodes ({rate:,.0f}/s), {stats.solutions:,} solutions"
+        if status is None:        # only searches that last reach here: start lazily
+            from rich.console import Console
+            from rich.live import Live
+            from rich.spinner import Spinner
+
+            # Console.status() would redirect stdout into the stderr console, sending
+            # solutions to the terminal instead of a file or pipe: only do that when
+            # stdout is a terminal too (then the lines print above the live line).
+            spinner = Spinner("dots", text)
+            status = Live(spinner, console=Console(stderr=True), transient=True,
+                          redirect_stdout=sys.stdout.isatty())
+            status.start()
+        spinner.update(text=text)
+
+    try:
+        yield update
+    finally:
+        if status is not None:
+            status.stop()
+
+
+def _print_stats(stats: dlx.Stats, seconds: float, title: str, cases: int | None = None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_header=False)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    rows = [] if cases is None else [("cases", f"{cases:,}")]
+    rows += [("solutions", f"{stats.solutions:,}"), ("nodes", f"{stats.nodes:,}"),
+             ("updates", f"{stats.updates:,}"), ("depth", str(stats.max_level)),
+             ("time", f"{seconds:.3f} s")]
+    for what, value in rows:
+        table.add_row(what, value)
+    Console(stderr=True, no_color="NO_COLOR" in os.environ).print(table)
+
+
+def _emit(args: argparse.Namespace, text: str, record: dict[str, Any], out: IO[str]) -> None:
+    print(json.dumps(record) if args.format == "jsonl" else text, file=out, flush=True)
+
+
+def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
+            show: Callable[[tuple[Hashable, ...]], tuple[str, dict[str, Any]]]) -> int:
+    """Count or print the solutions of ``problem`` as the options say; return the exit code."""
+    stats = dlx.Stats()
+    started = time.perf_counter()
+    found = 0
+    try:
+        with _progress(args, command) as progress:
+            if args.count:
+                found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
+                                  stats=stats, progress=progress)
+                _emit(args, str(found), {"count": found}, sys.stdout)
+            else:
+                limit = args.limit or (None if args.all else 1)
+                for sol in dlx.solutions(problem, limit=limit, max_nodes=args.max_nodes,
+                                         stats=stats, progress=progress):
+                    if found and args.format == "text":
+                        print()
+                    found += 1
+                    text, record = show(sol)
+                    _emit(args, text, record, sys.stdout)
+                if not found and not args.quiet:
+                    _fail(command, "no solution")
+    except dlx.BudgetExceeded as e:
+        _fail(command, f"{e}; the answer is unknown")
+        return EXIT_BUDGET
+    except KeyboardInterrupt:
+        _fail(command, "interrupted")
+        return EXIT_INTERRUPTED
+    finally:
+        if args.stats:
+            _print_stats(stats, time.perf_counter() - started, f"dlx {command}")
+    return EXIT_FOUND if found else EXIT_NONE
+
+
+def _build(command: str, make: Callable[[], dlx.ExactCover],
+           options: int = 0) -> dlx.ExactCover | None:
+    """The problem, or None after one line on stderr (bad or too large input)."""
+    if options > MAX_OPTIONS:
+        _fail(command, f"that would be about {options:,} options; the limit is {MAX_OPTIONS:,}")
+        return None
+    try:
+        return make()
+    except ValueError as e:
+        _fail(command, str(e))
+        return None
+
+
+# ------------------------------------------------------------------------ commands
+
+
+def _queens(args: argparse.Namespace) -> int:
+    from . import queens
+
+    problem = _build("queens", lambda: queens.encode(args.n), args.n ** 2)
+    if problem is None:
+        return EXIT_INPUT
+
+    def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
+        board = queens.decode(cast("tuple[queens.Queen, ...]", sol))
+        return queens.render(board), {"columns": list(board)}
+
+    return _search(args, "queens", problem, show)
+
+
+def _langford(args: argparse.Namespace) -> int:
+    from . import langford
+
+    problem = _build("langford", lambda: langford.encode(args.n), 2 * args.n ** 2)
+    if problem is None:
+        return EXIT_INPUT
+
+    def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
+        seq = langford.decode(cast("tuple[langford.Pair, ...]", sol))
+        return " ".join(map(str, seq)), {"sequence": list(seq)}
+
+    return _search(args, "langford", problem, show)
+
+
+def _dominoes(args: argparse.Namespace) -> int:
+    from . import dominoes
+
+    rows, cols = args.size
+    problem = _build("dominoes", lambda: dominoes.encode(rows, cols), 2 * rows * cols)
+    if problem is None:
+        return EXIT_INPUT
+
+    def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
+        tiling = dominoes.decode(cast("tuple[dominoes.Domino, ...]", sol))
+        record = [[d.row, d.col, "v" if d.vertical else "h"] for d in tiling]
+        return dominoes.render(tiling), {"dominoes": record}
+
+    return _search(args, "dominoes", problem, show)
+
+
+def _pentominoes(args: argparse.Namespace) -> int:
+    from . import polyominoes
+
+    width, height = args.size
+    if width * height != 60:
+        _fail("pentominoes", f"a {width}x{height} box has {width * height} squares;"
+              " the twelve pentominoes need 60")
+        return EXIT_INPUT
+    problem = _build("pentominoes",
+                     lambda: polyominoes.encode(width, height, reduce=args.distinct))
+    if problem is None:
+        return EXIT_INPUT
+
+    def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
+        text = str(polyominoes.decode(cast("tuple[polyominoes.Placement, ...]", sol)))
+        return text, {"rows": text.splitlines()}
+
+    return _search(args, "pentominoes", problem, show)
+
+
+def _add(total: dlx.Stats, stats: dlx.Stats) -> None:
+    total.nodes += stats.nodes
+    total.updates += stats.updates
+    total.solutions += stats.solutions
+    total.profile = max(total.profile, stats.profile, key=len)
+
+
+def _open(path: str) -> IO[str]:
+    if path == "-":
+        return sys.stdin
+    return open(path, encoding="utf-8")  # noqa: SIM115 - closed by the caller
+
+
+def _rectangles(args: argparse.Namespace) -> int:
+    from . import rectangles
+
+    total = dlx.Stats()
+    started = time.perf_counter()
+    answers = covered = 0
+    try:
+        stream = _open(args.file)
+    except OSError as e:
+        _fail("rectangles", f"cannot read {args.file}: {e.strerror or e}")
+        return EXIT_INPUT
+    try:
+        with _progress(args, "rectangles") as progress:
+            for k, case in enumerate(rectangles.read_cases(stream), 1):
+                stats = dlx.Stats()
+                search = {"max_nodes": args.max_nodes, "stats": stats, "progress": progress}
+                if args.count:
+                    n = rectangles.count(case.n, case.m, case.pieces, limit=args.limit,
+                                         **search)
+                    _emit(args, str(n), {"case": k, "count": n}, sys.stdout)
+                    covered += n > 0
+                else:
+                    best = rectangles.min_cover(case.n, case.m, case.pieces, **search)
+                    text = "-1" if best is None else str(len(best))
+                    record = {"case": k, "min": -1 if best is None else len(best),
+                              "pieces": best}
+                    _emit(args, text, record, sys.stdout)
+                    covered += best is not None
+                answers += 1
+                _add(total, stats)
+    except (dlx.FormatError, UnicodeDecodeError) as e:
+        _fail("rectangles", f"{args.file if args.file != '-' else 'stdin'}: {e}")
+        return EXIT_INPUT
+    except dlx.BudgetExceeded as e:
+        _add(total, stats)
+        _fail("rectangles", f"case {answers + 1}: {e}; the answer is unknown")
+        return EXIT_BUDGET
+    except KeyboardInterrupt:
+        _fail("rectangles", "interrupted")
+        return EXIT_INTERRUPTED
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+        if args.stats:
+            _print_stats(total, time.perf_counter() - started, "dlx rectangles", answers)
+    return EXIT_FOUND if covered or not answers else EXIT_NONE
+
+

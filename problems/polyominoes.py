@@ -1,0 +1,227 @@
+"""Polyomino tilings: cover a board with pieces, each used once, turned and flipped at will.
+
+One option ``Placement(piece, cells)`` per way to put a piece on the board covers
+the item ``("piece", name)`` and the items ``("cell", row, col)`` of its squares;
+all are primary, so every piece is used once and every square covered once.  The
+board is a width x height rectangle, minus any ``holes``.  The twelve pentominoes
+(F I L N P T U V W X Y Z) are the default pieces.
+
+Every tiling of a symmetric board comes with its rotations and reflections.
+``reduce=True`` keeps one tiling of each such family.  Knuth keeps the X
+pentomino in one quadrant of the 6 x 10 box; in general we pick a piece none of
+whose placements is its own image under a symmetry of the board (the one with
+the fewest placements), and keep one placement out of each set that the
+symmetries map onto each other.  Then exactly one tiling of each family is
+left.  For 6 x 10 the piece is X; for 5 x 12, 4 x 15 and 3 x 20, where an X on
+the middle line would be its own mirror image, it is V.
+
+>>> from problems import polyominoes
+>>> for tiling in polyominoes.solutions(20, 3, reduce=True):  # 2 of the 8 tilings of 3 x 20
+...     print(tiling)
+...     print()
+VVVNNNFTWYYYYZPPPXUU
+VLNNFFFTWWYZZZPPXXXU
+VLLLLFTTTWWZIIIIIXUU
+<BLANKLINE>
+VVVZWWTTTFLLLLPPPXUU
+VZZZYWWTFFFNNLPPXXXU
+VZYYYYWTFNNNIIIIIXUU
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from typing import Any, NamedTuple, cast
+
+import dlx
+
+__all__ = ["PENTOMINOES", "Placement", "Tiling", "shape", "orientations", "encode", "decode",
+           "solutions", "count", "first"]
+
+Cell = tuple[int, int]
+Shape = tuple[Cell, ...]
+Pieces = Mapping[str, str | Iterable[Cell]]
+
+#: The twelve pentominoes with their usual letters (Golomb, Conway).
+PENTOMINOES: dict[str, str] = {
+    "F": ".FF/FF./.F.", "I": "IIIII", "L": "LLLL/L...", "N": "NN../.NNN",
+    "P": "PP/PP/P.", "T": "TTT/.T./.T.", "U": "U.U/UUU", "V": "V../V../VVV",
+    "W": "W../WW./.WW", "X": ".X./XXX/.X.", "Y": "YYYY/.Y..", "Z": "ZZ./.Z./.ZZ",
+}
+
+_MAPS = [lambda r, c: (r, c), lambda r, c: (c, -r), lambda r, c: (-r, -c),
+         lambda r, c: (-c, r), lambda r, c: (r, -c), lambda r, c: (-c, -r),
+         lambda r, c: (-r, c), lambda r, c: (c, r)]
+
+
+class Placement(NamedTuple):
+    """Piece ``piece`` on the board squares ``cells`` (row, col), sorted."""
+
+    piece: str
+    cells: Shape
+
+
+class Tiling(dict[Cell, str]):
+    """A tiling as (row, col) -> piece name; ``str()`` draws it as letters, Jupyter as SVG."""
+
+    def __str__(self) -> str:
+        rows = range(1 + max((r for r, _ in self), default=-1))
+        cols = range(1 + max((c for _, c in self), default=-1))
+        return "\n".join("".join(self.get((r, c), ".")[:1] for c in cols) for r in rows)
+
+    def _repr_svg_(self) -> str:
+        k, height = 20, 1 + max((r for r, _ in self), default=0)
+        width = 1 + max((c for _, c in self), default=0)
+        names = sorted(set(self.values()))
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * k + 2}" '
+               f'height="{height * k + 2}">']
+        for (r, c), name in self.items():
+            hue = 360 * names.index(name) // max(len(names), 1)
+            out.append(f'<rect x="{c * k + 1}" y="{r * k + 1}" width="{k}" height="{k}" '
+                       f'fill="hsl({hue},60%,70%)" stroke="hsl({hue},60%,70%)"/>')
+            for dr, dc, x1, y1, x2, y2 in ((-1, 0, 0, 0, 1, 0), (1, 0, 0, 1, 1, 1),
+                                           (0, -1, 0, 0, 0, 1), (0, 1, 1, 0, 1, 1)):
+                if self.get((r + dr, c + dc)) != name:
+                    out.append(f'<line x1="{(c + x1) * k + 1}" y1="{(r + y1) * k + 1}" '
+                               f'x2="{(c + x2) * k + 1}" y2="{(r + y2) * k + 1}" '
+                               'stroke="black" stroke-width="2"/>')
+        return "\n".join(out + ["</svg>"])
+
+
+def _normal(cells: Iterable[Cell]) -> Shape:
+    cells = list(cells)
+    r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+
+
+def shape(picture: str | Iterable[Cell]) -> Shape:
+    """A piece from a picture (rows split by ``/`` or newlines, ``.`` or blank = empty).
+
+    >>> shape("XX/.X")
+    ((0, 0), (0, 1), (1, 1))
+    """
+    if isinstance(picture, str):
+        rows = picture.replace("/", "\n").split("\n")
+        picture = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row)
+                   if ch not in ". "]
+    cells = list(picture)
+    if not cells:
+        raise ValueError("a piece must have at least one square")
+    return _normal(cells)
+
+
+def orientations(piece: str | Iterable[Cell]) -> list[Shape]:
+    """Every distinct rotation and reflection of a piece (8 for F, 1 for X).
+
+    >>> [len(orientations(PENTOMINOES[name])) for name in "FILNPTUVWXYZ"]
+    [8, 2, 8, 8, 8, 4, 4, 4, 4, 1, 8, 4]
+    """
+    base = shape(piece)
+    return list(dict.fromkeys(_normal(f(r, c) for r, c in base) for f in _MAPS))
+
+
+def _board(width: int, height: int, holes: Iterable[Cell]) -> list[Cell]:
+    for value, what in ((width, "width"), (height, "height")):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"the board {what} must be a whole number >= 0, not {value!r}")
+    cells = {(r, c): None for r in range(height) for c in range(width)}
+    for hole in holes:
+        if hole not in cells:
+            raise ValueError(f"hole {hole!r} is not a (row, col) square of the "
+                             f"{width} x {height} board")
+        del cells[hole]
+    return list(cells)
+
+
+def _moved(f: Callable[[int, int], Cell], dr: int, dc: int) -> Callable[[Cell], Cell]:
+    def move(cell: Cell) -> Cell:
+        r, c = f(*cell)
+        return r + dr, c + dc
+    return move
+
+
+def _symmetries(board: list[Cell]) -> list[Callable[[Cell], Cell]]:
+    """The rotations and reflections that map the board onto itself (identity first)."""
+    if not board:
+        return [lambda cell: cell]
+    target = set(board)
+    out: list[Callable[[Cell], Cell]] = []
+    r0, c0 = min(r for r, _ in board), min(c for _, c in board)
+    for f in _MAPS:
+        image = [f(r, c) for r, c in board]
+        dr, dc = r0 - min(r for r, _ in image), c0 - min(c for _, c in image)
+        if {(r + dr, c + dc) for r, c in image} == target:
+            out.append(_moved(f, dr, dc))
+    return out
+
+
+def _placements(board: list[Cell], piece: Shape) -> list[Shape]:
+    cells = set(board)
+    return [tuple(sorted((r + dr, c + dc) for r, c in form))
+            for form in orientations(piece) for dr, dc in board
+            if all((r + dr, c + dc) in cells for r, c in form)]
+
+
+def _reduced(board: list[Cell], places: dict[str, list[Shape]]) -> dict[str, list[Shape]]:
+    """Keep one placement per symmetry class of one piece (see the module docstring)."""
+    group = _symmetries(board)
+    best: tuple[int, str, list[Shape]] | None = None
+    for name, spots in places.items():
+        classes = [{tuple(sorted(map(g, spot))) for g in group} for spot in spots]
+        if all(len(orbit) == len(group) for orbit in classes):
+            kept = [spot for spot, orbit in zip(spots, classes, strict=True) if spot == min(orbit)]
+            if best is None or len(kept) < best[0]:
+                best = (len(kept), name, kept)
+    if best is None:
+        raise ValueError("no piece can break the board's symmetry exactly: use reduce=False")
+    return {**places, best[1]: best[2]}
+
+
+def encode(width: int, height: int, pieces: Pieces | None = None, *,
+           holes: Iterable[Cell] = (), reduce: bool = False) -> dlx.ExactCover:
+    """The exact-cover problem of tiling the board with every piece once.
+
+    >>> encode(10, 6)
+    ExactCover(2056 options, 72 primary items, 0 secondary items)
+    """
+    board = _board(width, height, holes)
+    shapes = {str(name): shape(p) for name, p in (PENTOMINOES if pieces is None
+                                                   else pieces).items()}
+    places = {name: _placements(board, piece) for name, piece in shapes.items()}
+    if reduce:
+        places = _reduced(board, places)
+    options: dict[Hashable, list[Hashable]] = {
+        Placement(name, spot): [("piece", name)] + [("cell", r, c) for r, c in spot]
+        for name, spots in places.items() for spot in spots}
+    primary = [("piece", name) for name in shapes] + [("cell", r, c) for r, c in board]
+    return dlx.ExactCover(options, primary=primary)
+
+
+def decode(solution: Iterable[Placement]) -> Tiling:
+    """The tiling as a mapping (row, col) -> piece name."""
+    return Tiling({cell: p.piece for p in solution for cell in p.cells})
+
+
+def solutions(width: int, height: int, pieces: Pieces | None = None, *,
+              holes: Iterable[Cell] = (), reduce: bool = False, **search: Any) -> Iterator[Tiling]:
+    """Every tiling, lazily (one per symmetry class with ``reduce=True``).
+
+    ``search`` holds the keywords of :func:`dlx.solutions` (limit, max_nodes, stats, ...).
+    """
+    problem = encode(width, height, pieces, holes=holes, reduce=reduce)
+    for sol in dlx.solutions(problem, **search):
+        yield decode(cast("tuple[Placement, ...]", sol))
+
+
+def count(width: int, height: int, pieces: Pieces | None = None, *,
+          holes: Iterable[Cell] = (), reduce: bool = False, **search: Any) -> int:
+    """How many tilings there are (one per symmetry class with ``reduce=True``)."""
+    return dlx.count(encode(width, height, pieces, holes=holes, reduce=reduce), **search)
+
+
+def first(width: int, height: int, pieces: Pieces | None = None, *,
+          holes: Iterable[Cell] = (), reduce: bool = False, **search: Any) -> Tiling | None:
+    """The first tiling found, or None."""
+    return next(solutions(width, height, pieces, holes=holes, reduce=reduce, limit=1, **search),
+                None)

@@ -1,0 +1,169 @@
+"""The problem sub-commands: output, formats, exit codes, errors on one line."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+
+import pytest
+
+import dlx
+from problems import cli, rectangles
+from problems.catalog import ZOJ_SAMPLE
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser(prog="dlx")
+    cli.add_parsers(parser.add_subparsers())
+    args = parser.parse_args(argv)
+    code = args.func(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_queens_count_first_all_and_limit(capsys):
+    assert run(capsys, "queens", "8", "--count") == (0, "92\n", "")
+    code, out, err = run(capsys, "queens", "6")
+    assert code == 0 and err == "" and len(out.splitlines()) == 6 and out.count("Q") == 6
+    code, out, _ = run(capsys, "queens", "6", "--all")
+    assert code == 0 and out.count("Q") == 24 and len(out.split("\n\n")) == 4
+    code, out, _ = run(capsys, "queens", "8", "--limit", "3", "--format", "jsonl")
+    boards = [json.loads(line)["columns"] for line in out.splitlines()]
+    assert code == 0 and len(boards) == 3
+    for b in boards:
+        assert sorted(b) == list(range(8)) and len({r + c for r, c in enumerate(b)}) == 8
+    assert run(capsys, "queens", "12", "--count", "--limit", "5") == (0, "5\n", "")
+
+
+def test_no_solution_and_quiet(capsys):
+    assert run(capsys, "queens", "3") == (1, "", "dlx queens: no solution\n")
+    assert run(capsys, "queens", "3", "--quiet") == (1, "", "")
+    assert run(capsys, "queens", "3", "--count") == (1, "0\n", "")
+    assert run(capsys, "langford", "5", "--format", "jsonl", "--count") == (1, '{"count": 0}\n',
+                                                                           "")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["queens", "-1"], "dlx queens: the board size must be a whole number >= 0, not -1\n"),
+    (["queens", "100000"], "dlx queens: that would be about 10,000,000,000 options; the limit"
+                           " is 200,000\n"),
+    (["langford", "0"], "dlx langford: n must be a whole number >= 1, not 0\n"),
+    (["pentominoes", "5x5"], "dlx pentominoes: a 5x5 box has 25 squares; the twelve"
+                             " pentominoes need 60\n"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    assert run(capsys, *argv) == (2, "", message)
+
+
+@pytest.mark.parametrize("argv", [["queens", "8", "--count", "--all"], ["dominoes", "3by3"],
+                                  ["queens", "8", "--limit", "0"], ["queens", "eight"],
+                                  ["langford", "4", "--format", "xml"]])
+def test_usage_errors_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        run(capsys, *argv)
+    assert info.value.code == 2
+
+
+def test_budget_gives_124(capsys):
+    code, out, err = run(capsys, "queens", "10", "--count", "--max-nodes", "100")
+    assert code == 124 and out == ""
+    assert err == ("dlx queens: node budget of 100 exhausted before the search finished;"
+                   " the answer is unknown\n")
+
+
+def test_interrupt_gives_130(capsys, monkeypatch):
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(dlx, "count", stop)
+    assert run(capsys, "dominoes", "4x4", "--count") == (130, "", "dlx dominoes: interrupted\n")
+    monkeypatch.setattr(rectangles, "min_cover", stop)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(ZOJ_SAMPLE))
+    assert run(capsys, "rectangles") == (130, "", "dlx rectangles: interrupted\n")
+
+
+def test_stats_table_on_stderr(capsys):
+    code, out, err = run(capsys, "queens", "8", "--count", "--stats")
+    assert code == 0 and out == "92\n"
+    assert "nodes" in err and "1,049" in err and "solutions" in err
+
+
+def test_progress_on_a_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    calls = []
+    original = cli._progress
+
+    def spy(args, label):
+        calls.append(label)
+        return original(args, label)
+
+    monkeypatch.setattr(cli, "_progress", spy)
+    assert run(capsys, "queens", "10", "--count")[:2] == (0, "724\n")   # 11,578 nodes
+    assert run(capsys, "queens", "10", "--count", "--quiet") == (0, "724\n", "")
+    assert calls == ["queens", "queens"]
+
+
+def test_langford_and_dominoes(capsys):
+    code, out, _ = run(capsys, "langford", "4", "--all", "--format", "jsonl")
+    seqs = [json.loads(line)["sequence"] for line in out.splitlines()]
+    assert code == 0 and sorted(seqs) == [[2, 3, 4, 2, 1, 3, 1, 4], [4, 1, 3, 1, 2, 4, 3, 2]]
+    assert run(capsys, "langford", "7", "--count") == (0, "52\n", "")
+    assert run(capsys, "dominoes", "4x4", "--count") == (0, "36\n", "")
+    code, out, _ = run(capsys, "dominoes", "2x3", "--all")
+    assert code == 0 and sorted(out.split("\n\n")) == sorted(["<>^\n<>v", "^<>\nv<>",
+                                                              "^^^\nvvv\n"])
+    code, out, _ = run(capsys, "dominoes", "2x2", "--format", "jsonl")
+    assert json.loads(out)["dominoes"] in ([[0, 0, "h"], [1, 0, "h"]],
+                                           [[0, 0, "v"], [0, 1, "v"]])
+    assert run(capsys, "dominoes", "3x3", "-q") == (1, "", "")
+
+
+def test_pentominoes(capsys):
+    code, out, _ = run(capsys, "pentominoes", "20x3", "--distinct", "--all", "--format", "jsonl")
+    tilings = [json.loads(line)["rows"] for line in out.splitlines()]
+    assert code == 0 and len(tilings) == 2
+    for rows in tilings:
+        assert len(rows) == 3 and all(len(r) == 20 for r in rows)
+        assert sorted("".join(rows)) == sorted("".join(c * 5 for c in "FILNPTUVWXYZ"))
+    code, out, _ = run(capsys, "pentominoes", "6x10")
+    assert code == 0 and len(out.splitlines()) == 10
+
+
+def test_rectangles_from_a_file_and_stdin(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "zoj.txt"
+    path.write_text(ZOJ_SAMPLE)
+    assert run(capsys, "rectangles", str(path)) == (0, "1\n-1\n2\n", "")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(ZOJ_SAMPLE))
+    code, out, _ = run(capsys, "rectangles", "-", "--format", "jsonl")
+    assert code == 0 and [json.loads(line) for line in out.splitlines()] == [
+        {"case": 1, "min": 1, "pieces": [0]}, {"case": 2, "min": -1, "pieces": None},
+        {"case": 3, "min": 2, "pieces": [3, 4]}]
+    assert run(capsys, "rectangles", str(path), "--count") == (0, "1\n0\n2\n", "")
+    code, _, err = run(capsys, "rectangles", str(path), "--stats")
+    assert code == 0 and "cases" in err and "nodes" in err
+
+
+def test_rectangles_exit_codes(capsys, tmp_path):
+    none = tmp_path / "none.txt"
+    none.write_text("1\n2 2 1\n0 0 1 1\n")
+    assert run(capsys, "rectangles", str(none)) == (1, "-1\n", "")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("2\n5 5 1\n0 0 5 5\n5 5 2\n0 0 3 5\n")
+    code, out, err = run(capsys, "rectangles", str(bad))
+    assert (code, out) == (2, "1\n")
+    assert err == f"dlx rectangles: {bad}: line 4: case 2 announces 2 pieces, but the input" \
+                  " ends after 1\n"
+    outside = tmp_path / "outside.txt"
+    outside.write_text("1\n5 5 1\n0 0 6 5\n")
+    code, out, err = run(capsys, "rectangles", str(outside))
+    assert code == 2 and out == "" and "line 3: piece 0 (0 0 6 5) is outside" in err
+    assert len(err.splitlines()) == 1
+    code, _, err = run(capsys, "rectangles", str(tmp_path / "missing.txt"))
+    assert code == 2 and err.startswith("dlx rectangles: cannot read") and "\n" == err[-1]
+    hard = tmp_path / "hard.txt"
+    pieces = rectangles.random_pieces(10, 10, 60, covers=4, grain=2, seed=1)
+    hard.write_text("1\n10 10 60\n" + "".join(" ".join(map(str, p)) + "\n" for p in pieces))
+    code, out, err = run(capsys, "rectangles", str(hard), "--max-nodes", "5")
+    assert code == 124 and out == "" and "case 1: node budget of 5 exhausted" in err
