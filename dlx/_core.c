@@ -566,17 +566,16 @@ enter:
         }
         goto leave;
     }
-    /* X3: choose an item i.  With MRV, an uncovered primary item with no option
-       left would be chosen (the first of them) and found dead: the counter of such
-       items gives the same dead end without scanning the item list. */
+    /* X3: choose an item i.  Early-failure lookahead, whatever the heuristic: an
+       uncovered primary item with no option left makes this a dead end (MRV would
+       choose it and find it dead; dlx.search does the same).  The counter of such
+       items gives that answer without scanning the item list. */
+    if (S->zeros > 0)
+        goto leave;
     if (S->heuristic) {
         i = RL[0];
-        if (LEN[i] == 0)
-            goto leave;          /* no option can cover i: a dead end */
     }
     else {
-        if (S->zeros > 0)
-            goto leave;
         i = choose_mrv(RL, LEN);
         if (LEN[i] == 0)
             goto leave;          /* (never, while the counter is right) */

@@ -294,15 +294,29 @@ def run(
                 i = j
         return i
 
+    # Early-failure lookahead (as xcover does): an uncovered primary item with no
+    # option left makes the partial solution a dead end, whatever the heuristic
+    # would pick.  MRV finds such an item by itself; the others look for it first.
+    def empty_item() -> int:
+        j = RL[0]
+        while j != 0:
+            if LEN[j] == 0:
+                return j
+            j = RL[j]
+        return 0
+
     if heuristic is None or heuristic == "mrv":
         choose = choose_mrv
     elif heuristic == "first":
         def choose() -> int:
-            return RL[0]
+            return empty_item() or RL[0]
     elif callable(heuristic):
         user = heuristic
 
         def choose() -> int:
+            dead_end = empty_item()
+            if dead_end:
+                return dead_end
             active = links.active_items()
             k = user([(names[i], LEN[i]) for i in active])
             if not isinstance(k, int) or not 0 <= k < len(active):

@@ -291,3 +291,15 @@ def test_bad_limits_are_errors(bad):
 def test_views_reject_non_problems():
     with pytest.raises(dlx.ExactCoverError, match="ExactCover"):
         dlx.count({"x": ["a"]})  # type: ignore[arg-type]
+
+
+def test_lookahead_with_the_first_item_heuristic():
+    # An uncovered primary item with no option left ends the branch whatever the
+    # heuristic (xcover's early-failure lookahead): pinned counts, and the branch
+    # is cut before the heuristic's own item is even tried.
+    s = dlx.Stats()
+    assert dlx.count(langford(7), heuristic="first", stats=s, engine="python") == 52
+    assert (s.nodes, s.updates) == (1201, 14537)
+    p = dlx.ExactCover({"A1": ["a", "b", "c"], "A2": ["a"], "B1": ["b"]})
+    events = [str(e) for e in dlx.trace(p, heuristic="first")]
+    assert "L1 choose item c (0 options)" in events   # c is empty once A2 is tried
