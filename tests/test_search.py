@@ -303,3 +303,24 @@ def test_lookahead_with_the_first_item_heuristic():
     p = dlx.ExactCover({"A1": ["a", "b", "c"], "A2": ["a"], "B1": ["b"]})
     events = [str(e) for e in dlx.trace(p, heuristic="first")]
     assert "L1 choose item c (0 options)" in events   # c is empty once A2 is tried
+
+
+@given(st.data())
+def test_planted_solutions_are_found(data):
+    """Cut the items into a planted solution, add random decoys: the plant is always found."""
+    n_items = data.draw(st.integers(1, 12))
+    items = list(range(n_items))
+    order = data.draw(st.permutations(items))
+    cuts = sorted(data.draw(st.sets(st.integers(1, n_items - 1), max_size=n_items - 1))
+                  if n_items > 1 else set())
+    parts = [order[a:b] for a, b in zip([0, *cuts], [*cuts, n_items], strict=True)]
+    options = {("plant", k): part for k, part in enumerate(parts)}
+    for k in range(data.draw(st.integers(0, 12))):
+        options[("decoy", k)] = data.draw(st.lists(st.sampled_from(items), min_size=1,
+                                                   max_size=4, unique=True))
+    p = dlx.ExactCover(options)
+    found = list(dlx.solutions(p, max_nodes=BUDGET))
+    planted = frozenset(("plant", k) for k in range(len(parts)))
+    assert planted in set(map(frozenset, found))
+    assert all(dlx.is_exact_cover(p, sol) for sol in found)
+    assert dlx.count(p, max_nodes=BUDGET) == len(found) >= 1
