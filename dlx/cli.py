@@ -251,7 +251,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     import dlx
 
     out = sys.stdout
-    print(f"dlx {__version__}: exact cover with Dancing Links ({_engine_name()} engine)\n",
+    print(f"dlx {__version__}: exact cover with Dancing Links (engine: {_engine_name()})\n",
           file=out)
     print("Knuth's toy problem (TAOCP 7.2.2.1), in his DLX format:\n", file=out)
     print("    " + TOUR_TOY.rstrip().replace("\n", "\n    "), file=out)
@@ -302,11 +302,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _engine_name() -> str:
-    try:
-        from . import engine
-    except ImportError:
-        return "pure Python"
-    return str(engine.active())
+    from . import engine
+
+    return str(engine.describe())
 
 
 # ------------------------------------------------------------------------ the parser
@@ -320,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
         " 124 node budget exhausted, 130 interrupted.",
     )
     parser.add_argument("--version", action="version",
-                        version=f"dlx {__version__} ({_engine_name()} engine)")
+                        version=f"dlx {__version__} (engine: {_engine_name()})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     solve = sub.add_parser(
