@@ -66,8 +66,10 @@ class Interrupt:
 def search_session(label: str, quiet: bool) -> Iterator[Callable[[Stats], None]]:
     """A progress callback for a search: a live rich line on a terminal, and Ctrl-C handling.
 
-    The callback raises KeyboardInterrupt when Ctrl-C was pressed, which the search
-    turns into a clean stop between two steps.
+    The line appears only once a search lasts (at its first progress call) and only
+    when stderr is a terminal and not ``quiet``.  Ctrl-C sets a flag; the callback
+    then raises KeyboardInterrupt, which the search turns into a clean stop between
+    two steps.  Shared by every ``dlx`` sub-command.
     """
     interrupt = Interrupt()
     previous = None
@@ -76,39 +78,42 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[Stats], None]]
     except ValueError:  # not in the main thread
         previous = None
     show = not quiet and sys.stderr.isatty() and "NO_PROGRESS" not in os.environ
-    status = None
+    live: Any = None
+    spinner: Any = None
     started = time.perf_counter()
-    if show:
-        from rich.console import Console
-        from rich.live import Live
-        from rich.spinner import Spinner
-
-        spinner = Spinner("dots", text=f"{label}: searching")
-        # no redirection: solutions keep going to stdout (a file or a pipe)
-        status = Live(spinner, console=Console(stderr=True), transient=True,
-                      redirect_stdout=False, redirect_stderr=False, refresh_per_second=8)
-        status.start()
 
     def progress(stats: Stats) -> None:
+        nonlocal live, spinner
         if interrupt.requested:
             raise KeyboardInterrupt
-        if status is not None:
-            rate = stats.nodes / max(time.perf_counter() - started, 1e-9)
-            spinner.update(
-                text=f"{label}: {stats.nodes:,} nodes ({rate:,.0f}/s),"
-                f" {stats.solutions:,} solutions, depth {len(stats.profile) - 1}"
-            )
+        if not show:
+            return
+        rate = stats.nodes / max(time.perf_counter() - started, 1e-9)
+        text = (f"{label}: {stats.nodes:,} nodes ({rate:,.0f}/s),"
+                f" {stats.solutions:,} solutions, depth {len(stats.profile) - 1}")
+        if live is None:
+            from rich.console import Console
+            from rich.live import Live
+            from rich.spinner import Spinner
+
+            # no redirection: solutions keep going to stdout (a file or a pipe)
+            spinner = Spinner("dots", text=text)
+            live = Live(spinner, console=Console(stderr=True), transient=True,
+                        redirect_stdout=False, redirect_stderr=False, refresh_per_second=8)
+            live.start()
+        spinner.update(text=text)
 
     try:
         yield progress
     finally:
-        if status is not None:
-            status.stop()
+        if live is not None:
+            live.stop()
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
 
 
-def print_stats(stats: Stats, seconds: float, title: str = "search") -> None:
+def print_stats(stats: Stats, seconds: float, title: str = "search",
+                extra: Sequence[tuple[str, str]] = ()) -> None:
     """A small statistics table on stderr (rich; plain text when not a terminal)."""
     from rich.console import Console
     from rich.table import Table
@@ -116,6 +121,8 @@ def print_stats(stats: Stats, seconds: float, title: str = "search") -> None:
     table = Table(title=title, show_header=False)
     table.add_column("what")
     table.add_column("value", justify="right")
+    for what, value in extra:
+        table.add_row(what, value)
     table.add_row("solutions", f"{stats.solutions:,}")
     table.add_row("nodes", f"{stats.nodes:,}")
     table.add_row("updates", f"{stats.updates:,}")

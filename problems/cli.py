@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 import time
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable
 from typing import IO, Any, cast
 
 import dlx
+from dlx.cli import positive_int, print_stats, search_session
 
 __all__ = ["add_parsers"]
 
@@ -35,16 +34,6 @@ EXIT_FOUND, EXIT_NONE, EXIT_INPUT, EXIT_BUDGET, EXIT_INTERRUPTED = 0, 1, 2, 124,
 
 #: The most options a command builds (a guard against typing 100000 for 100).
 MAX_OPTIONS = 200_000
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -59,9 +48,9 @@ def _common() -> argparse.ArgumentParser:
     what = common.add_mutually_exclusive_group()
     what.add_argument("--count", action="store_true", help="print only the number of solutions")
     what.add_argument("--all", action="store_true", help="print every solution")
-    common.add_argument("--limit", type=_positive, metavar="K",
+    common.add_argument("--limit", type=positive_int, metavar="K",
                         help="print (or count) at most K solutions; default: print the first")
-    common.add_argument("--max-nodes", type=_positive, metavar="N",
+    common.add_argument("--max-nodes", type=positive_int, metavar="N",
                         help="node budget; exit 124 when it runs out")
     common.add_argument("--stats", action="store_true", help="statistics table on stderr")
     common.add_argument("--format", choices=["text", "jsonl"], default="text",
@@ -112,55 +101,13 @@ def _fail(command: str, message: str) -> None:
     print(f"dlx {command}: {message}", file=sys.stderr)
 
 
-@contextmanager
-def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[dlx.Stats], None]]:
-    """A progress callback: a live line on stderr when it is a terminal (and not --quiet)."""
-    status: Any = None
-    spinner: Any = None
-    started = time.perf_counter()
-    show = not args.quiet and sys.stderr.isatty()
-
-    def update(stats: dlx.Stats) -> None:
-        nonlocal status, spinner
-        if not show:
-            return
-        rate = stats.nodes / max(time.perf_counter() - started, 1e-9)
-        text = f"{label}: {stats.nodes:,} nodes ({rate:,.0f}/s), {stats.solutions:,} solutions"
-        if status is None:        # only searches that last reach here: start lazily
-            from rich.console import Console
-            from rich.live import Live
-            from rich.spinner import Spinner
-
-            # Console.status() would redirect stdout into the stderr console, sending
-            # solutions to the terminal instead of a file or pipe: only do that when
-            # stdout is a terminal too (then the lines print above the live line).
-            spinner = Spinner("dots", text)
-            status = Live(spinner, console=Console(stderr=True), transient=True,
-                          redirect_stdout=sys.stdout.isatty())
-            status.start()
-        spinner.update(text=text)
-
-    try:
-        yield update
-    finally:
-        if status is not None:
-            status.stop()
+def _progress(args: argparse.Namespace, label: str) -> Any:
+    """The shared progress line and Ctrl-C handling of the dlx command."""
+    return search_session(label, args.quiet)
 
 
 def _print_stats(stats: dlx.Stats, seconds: float, title: str, cases: int | None = None) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title, show_header=False)
-    table.add_column("what")
-    table.add_column("value", justify="right")
-    rows = [] if cases is None else [("cases", f"{cases:,}")]
-    rows += [("solutions", f"{stats.solutions:,}"), ("nodes", f"{stats.nodes:,}"),
-             ("updates", f"{stats.updates:,}"), ("depth", str(stats.max_level)),
-             ("time", f"{seconds:.3f} s")]
-    for what, value in rows:
-        table.add_row(what, value)
-    Console(stderr=True, no_color="NO_COLOR" in os.environ).print(table)
+    print_stats(stats, seconds, title, [] if cases is None else [("cases", f"{cases:,}")])
 
 
 def _emit(args: argparse.Namespace, text: str, record: dict[str, Any], out: IO[str]) -> None:
