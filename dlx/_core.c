@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PROGRESS_EVERY 4096          /* must equal dlx.search.PROGRESS_EVERY */
 #define QUANTUM_UPDATES (1LL << 16)  /* work done holding the GIL before releasing it */
@@ -1136,6 +1137,546 @@ static PyTypeObject Search_Type = {
     .tp_getset = Search_getset,
 };
 
+/* ------------------------------------------------------------ grid batches */
+
+/* The Sudoku fast path: many puzzles of one shape on one matrix.
+ *
+ * A GridTable is the Table of the full matrix of a grid shape (one option per
+ * (cell, digit), every item of the shape), plus which option is which.  Its
+ * batch() takes a blob of puzzles (one byte per cell, 0 for a blank) and, on one
+ * set of working arrays for the whole batch, for each puzzle:
+ *
+ *   1. chooses the option of every given, in cell order, by covering each of its
+ *      items (X4 + X5 without counting a node).  A given whose option is already
+ *      gone (one of its items was covered by an earlier given: the two share a
+ *      unit and digit) makes the puzzle "contradictory": exactly the puzzles whose
+ *      givens put a digit twice in one unit;
+ *   2. runs the search of run_core (MRV, the same zero-length lookahead) on what is
+ *      left, up to `limit` solutions, writing the digits of the first one;
+ *   3. undoes everything (the search's levels, then the givens in reverse), so the
+ *      arrays are ready for the next puzzle.
+ *
+ * What is left after step 1 is exactly the problem that problems.sudoku.encode
+ * builds (it drops the options that conflict with a given, and keeps the given's
+ * own option, whose items then have that option alone), with the options and
+ * items in the same relative order.  So the search meets the same solutions in
+ * the same order.  It also reports the same node counts as dlx.count on
+ * encode(puzzle): there, a given's option is a forced choice (its items have
+ * length 1 and choosing it changes no other length), which MRV takes as soon as
+ * its cell item is the first item of minimum length.  Cell items come first, in
+ * cell order, so on every path the givens placed so far are those of the first
+ * cells: at a node where MRV picks cell item j of length 1, the pure search has
+ * first placed the givens of cells before j; anywhere else (length >= 2, a unit
+ * item, or a solution) it has first placed all of them.  batch() counts those
+ * placements as nodes (gp[level] = givens placed on the path), budget included.
+ */
+
+typedef struct {
+    PyObject_HEAD
+    TableObject *table;
+    int n, ncells;
+    int *first;         /* first[cell * n + digit - 1] = first node of that option */
+    int *opt_cell;      /* per option: its cell and digit */
+    int *opt_digit;
+} GridTableObject;
+
+static PyTypeObject GridTable_Type;
+
+/* The working arrays of one batch (no Python objects: used without the GIL). */
+typedef struct {
+    int *U, *D, *LEN, *LL, *RL;
+    const int *TOP;
+    int N1, zeros;
+} Dance;
+
+/* Hide option p: 7.2.2.1-(13), no colours. */
+static inline void
+dance_hide(Dance *S, int p)
+{
+    int *U = S->U, *D = S->D, *LEN = S->LEN;
+    const int *TOP = S->TOP;
+    int q = p + 1;
+    while (q != p) {
+        int t = TOP[q];
+        if (t <= 0) {
+            q = U[q];
+            continue;
+        }
+        int u = U[q], d = D[q];
+        D[u] = d;
+        U[d] = u;
+        if (--LEN[t] == 0 && t <= S->N1)
+            S->zeros++;
+        q++;
+    }
+}
+
+static inline void
+dance_unhide(Dance *S, int p)
+{
+    int *U = S->U, *D = S->D, *LEN = S->LEN;
+    const int *TOP = S->TOP;
+    int q = p - 1;
+    while (q != p) {
+        int t = TOP[q];
+        if (t <= 0) {
+            q = D[q];
+            continue;
+        }
+        int u = U[q], d = D[q];
+        D[u] = q;
+        U[d] = q;
+        if (LEN[t]++ == 0 && t <= S->N1)
+            S->zeros--;
+        q--;
+    }
+}
+
+/* Cover item i (7.2.2.1-(12)). */
+static inline void
+dance_cover(Dance *S, int i)
+{
+    int *D = S->D, *LL = S->LL, *RL = S->RL;
+    for (int p = D[i]; p != i; p = D[p])
+        dance_hide(S, p);
+    int l = LL[i], r = RL[i];
+    RL[l] = r;
+    LL[r] = l;
+    if (S->LEN[i] == 0 && i <= S->N1)
+        S->zeros--;
+}
+
+/* Uncover item i (7.2.2.1-(14)). */
+static inline void
+dance_uncover(Dance *S, int i)
+{
+    int *U = S->U, *LL = S->LL, *RL = S->RL;
+    int l = LL[i], r = RL[i];
+    RL[l] = i;
+    LL[r] = i;
+    if (S->LEN[i] == 0 && i <= S->N1)
+        S->zeros++;
+    for (int p = U[i]; p != i; p = U[p])
+        dance_unhide(S, p);
+}
+
+/* Cover the other items of option x_l, left to right (X5), and undo that (X6). */
+static inline void
+dance_commit(Dance *S, int xl)
+{
+    const int *TOP = S->TOP;
+    int q = xl + 1;
+    while (q != xl) {
+        if (TOP[q] <= 0) {
+            q = S->U[q];
+            continue;
+        }
+        dance_cover(S, TOP[q]);
+        q++;
+    }
+}
+
+static inline void
+dance_uncommit(Dance *S, int xl)
+{
+    const int *TOP = S->TOP;
+    int q = xl - 1;
+    while (q != xl) {
+        if (TOP[q] <= 0) {
+            q = S->D[q];
+            continue;
+        }
+        dance_uncover(S, TOP[q]);
+        q--;
+    }
+}
+
+static double
+monotonic_seconds(void)
+{
+#if defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
+}
+
+static PyObject *
+GridTable_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"table", "n", "option_cells", "option_digits", NULL};
+    TableObject *t;
+    int n;
+    PyObject *cells, *digits;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iOO:GridTable", kwlist, &Table_Type, &t,
+                                     &n, &cells, &digits))
+        return NULL;
+    if (n < 1 || n > 255) {
+        PyErr_SetString(PyExc_ValueError, "GridTable: n must be 1..255");
+        return NULL;
+    }
+    int ncells = n * n;
+    if (t->colored || t->N1 < ncells || t->n_options != ncells * n) {
+        PyErr_SetString(PyExc_ValueError, "GridTable: the table must have one option per"
+                        " (cell, digit), cell items first, and no colours");
+        return NULL;
+    }
+    GridTableObject *g = (GridTableObject *)type->tp_alloc(type, 0);
+    if (g == NULL)
+        return NULL;
+    Py_INCREF(t);
+    g->table = t;
+    g->n = n;
+    g->ncells = ncells;
+    int n_opt = t->n_options;
+    g->first = (int *)PyMem_Malloc(3 * (size_t)n_opt * sizeof(int));
+    if (g->first == NULL) {
+        Py_DECREF(g);
+        return PyErr_NoMemory();
+    }
+    g->opt_cell = g->first + n_opt;
+    g->opt_digit = g->opt_cell + n_opt;
+    if (read_ints(cells, "option_cells", n_opt, 0, ncells - 1, g->opt_cell) < 0 ||
+        read_ints(digits, "option_digits", n_opt, 1, n, g->opt_digit) < 0) {
+        Py_DECREF(g);
+        return NULL;
+    }
+    for (int k = 0; k < n_opt; k++)
+        g->first[k] = -1;
+    /* first node of each option; each (cell, digit) once; the cell item first */
+    int N = t->N;
+    for (int x = N + 2; x < t->M; x++) {
+        if (t->TOP[x] <= 0 || t->TOP[x - 1] > 0)
+            continue;
+        int o = t->OPT[x];
+        int c = g->opt_cell[o], d = g->opt_digit[o];
+        int slot = c * n + d - 1;
+        if (g->first[slot] != -1 || t->TOP[x] != c + 1) {
+            PyErr_SetString(PyExc_ValueError, "GridTable: every (cell, digit) needs one option,"
+                            " whose first item is its cell's item (cell + 1)");
+            Py_DECREF(g);
+            return NULL;
+        }
+        g->first[slot] = x;
+    }
+    return (PyObject *)g;
+}
+
+static void
+GridTable_dealloc(GridTableObject *g)
+{
+    Py_XDECREF(g->table);
+    PyMem_Free(g->first);
+    Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+enum { B_DONE, B_LIMIT, B_BUDGET, B_BROKEN };
+#define GRID_CLASH (-1)
+#define GRID_BUDGET (-2)
+#define GRID_CHECK_EVERY 8192     /* work units (nodes; 16 per puzzle) between signal checks */
+
+static PyObject *
+GridTable_batch(GridTableObject *g, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"puzzles", "limit", "max_nodes", NULL};
+    PyObject *blob;
+    long long limit = 1, max_nodes = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|LL:batch", kwlist, &PyBytes_Type, &blob,
+                                     &limit, &max_nodes))
+        return NULL;
+    TableObject *t = g->table;
+    const int n = g->n, ncells = g->ncells, N = t->N, M = t->M, N1 = t->N1;
+    const Py_ssize_t size = PyBytes_GET_SIZE(blob);
+    const unsigned char *puz = (const unsigned char *)PyBytes_AS_STRING(blob);
+    if (size % ncells != 0) {
+        PyErr_Format(PyExc_ValueError, "batch: %zd bytes is not a whole number of %d-cell"
+                     " puzzles", size, ncells);
+        return NULL;
+    }
+    const Py_ssize_t count = size / ncells;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        if (puz[k] > n) {
+            PyErr_Format(PyExc_ValueError, "batch: puzzle %zd, cell %zd: value %d is not 0..%d",
+                         k / ncells, k % ncells, (int)puz[k], n);
+            return NULL;
+        }
+    }
+    if (limit < 1)
+        limit = -1;
+    const long long budget = max_nodes < 1 ? -1 : max_nodes;
+
+    PyObject *sol = PyBytes_FromStringAndSize(NULL, size);
+    long long *counts = PyMem_Malloc(((size_t)count + 1) * 2 * sizeof(long long));
+    double *secs = PyMem_Malloc(((size_t)count + 1) * sizeof(double));
+    size_t ints = 3 * (size_t)(N + 2) + 2 * (size_t)M + 2 * (size_t)(N1 + 2)
+                  + 2 * (size_t)(ncells + 1);
+    int *block = PyMem_Malloc(ints * sizeof(int));
+    if (sol == NULL || counts == NULL || secs == NULL || block == NULL) {
+        Py_XDECREF(sol);
+        PyMem_Free(counts);
+        PyMem_Free(secs);
+        PyMem_Free(block);
+        return PyErr_NoMemory();
+    }
+    long long *nodes_of = counts + count + 1;
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(sol);
+    Dance S;
+    S.LL = block;
+    S.RL = S.LL + (N + 2);
+    S.LEN = S.RL + (N + 2);
+    S.U = S.LEN + (N + 2);
+    S.D = S.U + M;
+    int *x = S.D + M;               /* x[level]: node tried at that level */
+    int *gp = x + (N1 + 2);         /* gp[level]: givens placed on the path (node counts) */
+    int *givens = gp + (N1 + 2);    /* the given cells, in order */
+    int *less = givens + (ncells + 1);   /* less[c]: givens in cells before c */
+    memcpy(S.LL, t->LL, (size_t)(N + 2) * sizeof(int));
+    memcpy(S.RL, t->RL, (size_t)(N + 2) * sizeof(int));
+    memcpy(S.LEN, t->LEN, (size_t)(N + 2) * sizeof(int));
+    memcpy(S.U, t->U, (size_t)M * sizeof(int));
+    memcpy(S.D, t->D, (size_t)M * sizeof(int));
+    S.TOP = t->TOP;
+    S.N1 = N1;
+    S.zeros = 0;
+    for (int k = 1; k <= N1; k++)
+        if (S.LEN[k] == 0)
+            S.zeros++;
+    const int zeros0 = S.zeros;
+    const int *TOP = t->TOP, *OPT = t->OPT, *first = g->first;
+    int *RL = S.RL, *LL = S.LL, *D = S.D, *LEN = S.LEN;
+    const int check = is_main_thread();
+    long long work = 0, next_check = GRID_CHECK_EVERY;
+    int broken = 0, interrupted = 0;
+
+    PyThreadState *ts = PyEval_SaveThread();
+    for (Py_ssize_t p = 0; p < count && !broken && !interrupted; p++) {
+        double start = monotonic_seconds();
+        const unsigned char *v = puz + p * ncells;
+        unsigned char *o = out + p * ncells;
+        memcpy(o, v, (size_t)ncells);
+        int G = 0;
+        for (int c = 0; c < ncells; c++) {
+            less[c] = G;
+            if (v[c])
+                givens[G++] = c;
+        }
+        /* 1. the givens */
+        int placed = 0, clash = 0;
+        for (; placed < G; placed++) {
+            int c = givens[placed];
+            int f = first[c * n + v[c] - 1];
+            for (int q = f; TOP[q] > 0; q++) {
+                int i = TOP[q];
+                if (RL[LL[i]] != i) {   /* item i was covered by an earlier given */
+                    clash = 1;
+                    break;
+                }
+            }
+            if (clash)
+                break;
+            for (int q = f; TOP[q] > 0; q++)
+                dance_cover(&S, TOP[q]);
+        }
+        long long nodes = 1, solutions = 0;
+        int level = 0, i = 0, why = B_DONE;
+        if (clash) {
+            nodes = 0;
+            goto undo_givens;
+        }
+        /* 2. the search: run_core's loop, without colours, pauses or bounds */
+        gp[0] = 0;
+enter:
+        /* X2: enter level `level` */
+        if (RL[0] == 0) {
+            int extra = G - gp[level];
+            if (budget >= 0 && nodes + extra > budget) {
+                nodes = budget;         /* placed givens up to the budget */
+                why = B_BUDGET;
+                goto unwind;
+            }
+            nodes += extra;
+            if (++solutions == 1) {
+                for (int l = 0; l < level; l++) {
+                    int op = OPT[x[l]];
+                    o[g->opt_cell[op]] = (unsigned char)g->opt_digit[op];
+                }
+            }
+            if (solutions == limit) {
+                why = B_LIMIT;
+                goto unwind;
+            }
+            goto leave;
+        }
+        /* X3: choose an item i (MRV); a primary item with no option: dead end */
+        if (S.zeros > 0)
+            goto leave;
+        if (level >= N1) {          /* impossible for a valid table */
+            broken = 1;
+            goto unwind;
+        }
+        i = choose_mrv(RL, LEN);
+        {
+            int want = (LEN[i] == 1 && i <= ncells) ? less[i - 1] : G;
+            int have = gp[level];
+            if (want > have) {
+                if (budget >= 0 && nodes + (want - have) > budget) {
+                    nodes = budget;     /* placed givens up to the budget */
+                    why = B_BUDGET;
+                    goto unwind;
+                }
+                nodes += want - have;
+                have = want;
+            }
+            gp[level + 1] = have;
+        }
+        /* X4: cover i */
+        dance_cover(&S, i);
+        x[level] = D[i];
+        goto try_;
+leave:
+        /* X8: leave level `level` */
+        if (level == 0)
+            goto undo_givens;
+        level--;
+        /* X6: try again */
+        dance_uncommit(&S, x[level]);
+        i = TOP[x[level]];
+        x[level] = D[x[level]];
+try_:
+        if (x[level] == i) {
+            /* X7: backtrack */
+            dance_uncover(&S, i);
+            goto leave;
+        }
+        /* X5: try x_l */
+        if (nodes == budget) {
+            why = B_BUDGET;
+            dance_uncover(&S, i);
+            goto unwind;
+        }
+        nodes++;
+        if (check && ++work >= next_check) {
+            next_check = work + GRID_CHECK_EVERY;
+            PyEval_RestoreThread(ts);
+            if (PyErr_CheckSignals() < 0)
+                interrupted = 1;
+            ts = PyEval_SaveThread();
+            if (interrupted)
+                break;      /* the arrays are ours: no need to undo */
+        }
+        dance_commit(&S, x[level]);
+        level++;
+        goto enter;
+unwind:
+        /* stopped inside the tree: undo the levels below, as X6 + X7 would */
+        while (level > 0) {
+            level--;
+            dance_uncommit(&S, x[level]);
+            dance_uncover(&S, TOP[x[level]]);
+        }
+undo_givens:
+        /* 3. undo the givens, last first */
+        while (placed > 0) {
+            placed--;
+            int c = givens[placed];
+            int f = first[c * n + v[c] - 1], q = f;
+            while (TOP[q + 1] > 0)
+                q++;
+            for (; q >= f; q--)
+                dance_uncover(&S, TOP[q]);
+        }
+        if (S.zeros != zeros0 || RL[0] != t->RL[0] || LL[0] != t->LL[0])
+            broken = 1;
+        counts[p] = clash ? GRID_CLASH : why == B_BUDGET ? GRID_BUDGET : solutions;
+        nodes_of[p] = nodes;
+        secs[p] = monotonic_seconds() - start;
+        work += 16;
+        if (check && work >= next_check) {
+            next_check = work + GRID_CHECK_EVERY;
+            PyEval_RestoreThread(ts);
+            if (PyErr_CheckSignals() < 0)
+                interrupted = 1;
+            ts = PyEval_SaveThread();
+        }
+    }
+    PyEval_RestoreThread(ts);
+    PyObject *result = NULL, *lc = NULL, *ln = NULL, *ls = NULL;
+    if (interrupted)
+        goto done;
+    if (broken) {
+        PyErr_SetString(PyExc_RuntimeError, "dlx._core: inconsistent links (a bug)");
+        goto done;
+    }
+    lc = PyList_New(count);
+    ln = PyList_New(count);
+    ls = PyList_New(count);
+    if (lc == NULL || ln == NULL || ls == NULL)
+        goto done;
+    for (Py_ssize_t p = 0; p < count; p++) {
+        PyObject *a = PyLong_FromLongLong(counts[p]);
+        PyObject *b = PyLong_FromLongLong(nodes_of[p]);
+        PyObject *c = PyFloat_FromDouble(secs[p]);
+        if (a == NULL || b == NULL || c == NULL) {
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            Py_XDECREF(c);
+            goto done;
+        }
+        PyList_SET_ITEM(lc, p, a);
+        PyList_SET_ITEM(ln, p, b);
+        PyList_SET_ITEM(ls, p, c);
+    }
+    result = PyTuple_Pack(4, lc, ln, sol, ls);
+done:
+    Py_XDECREF(lc);
+    Py_XDECREF(ln);
+    Py_XDECREF(ls);
+    Py_DECREF(sol);
+    PyMem_Free(counts);
+    PyMem_Free(secs);
+    PyMem_Free(block);
+    return result;
+}
+
+static PyObject *
+GridTable_get_n(GridTableObject *g, void *closure)
+{
+    return PyLong_FromLong(g->n);
+}
+
+static PyMethodDef GridTable_methods[] = {
+    {"batch", (PyCFunction)(void (*)(void))GridTable_batch, METH_VARARGS | METH_KEYWORDS,
+     "batch(puzzles: bytes, limit=1, max_nodes=-1) -> (counts, nodes, solutions, seconds)\n\n"
+     "puzzles: one byte per cell (0 blank, else the digit), puzzle after puzzle.\n"
+     "counts[k]: solutions found (at most limit; limit < 1: no limit), -1 when the givens\n"
+     "clash, -2 when max_nodes ran out; nodes[k]: as dlx.count on the encoded puzzle;\n"
+     "solutions: the first solution of each puzzle (its givens when there is none);\n"
+     "seconds[k]: time spent on puzzle k."},
+    {NULL},
+};
+
+static PyGetSetDef GridTable_getset[] = {
+    {"n", (getter)GridTable_get_n, NULL, "digits (and rows, and columns)", NULL},
+    {NULL},
+};
+
+static PyTypeObject GridTable_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "dlx._core.GridTable",
+    .tp_basicsize = sizeof(GridTableObject),
+    .tp_dealloc = (destructor)GridTable_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "GridTable(table, n, option_cells, option_digits)\n\n"
+              "The full matrix of an n x n grid shape (a Table with one option per (cell,\n"
+              "digit), each starting with its cell's item, cells being items 1..n*n), for\n"
+              "solving batches of puzzles with batch().",
+    .tp_new = GridTable_new,
+    .tp_methods = GridTable_methods,
+    .tp_getset = GridTable_getset,
+};
+
 /* ----------------------------------------------------------------- module */
 
 static struct PyModuleDef core_module = {
@@ -1162,6 +1703,16 @@ PyInit__core(void)
     Py_INCREF(&Search_Type);
     if (PyModule_AddObject(m, "Search", (PyObject *)&Search_Type) < 0) {
         Py_DECREF(&Search_Type);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyType_Ready(&GridTable_Type) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&GridTable_Type);
+    if (PyModule_AddObject(m, "GridTable", (PyObject *)&GridTable_Type) < 0) {
+        Py_DECREF(&GridTable_Type);
         Py_DECREF(m);
         return NULL;
     }

@@ -47,7 +47,7 @@ try:
 except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
-__all__ = ["ENGINES", "available", "active", "describe", "select"]
+__all__ = ["ENGINES", "available", "active", "describe", "select", "grid_table"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
 ENGINES = ("auto", "c", "python")
@@ -210,3 +210,19 @@ def best(problem: ExactCover, weights: list[float], integral: bool, max_nodes: i
                           weights=weights, ratios=ratios, integral=integral)
     result = search.best()
     return result, search.status == "budget"
+
+
+def grid_table(problem: ExactCover, n: int,
+               cell_digit: Callable[[Hashable], tuple[int, int]]) -> Any:
+    """The core's batch solver for a grid puzzle family (``_core.GridTable``).
+
+    ``problem`` is the full matrix of an n x n grid: one option per (cell, digit),
+    ``cell_digit(label)`` says which (cell ``0..n*n-1``, digit ``1..n``), and each
+    option's first item is its cell's item, the cells being the first ``n*n``
+    primary items in cell order.  ``.batch(puzzles, limit, max_nodes)`` then places
+    the givens of each puzzle inside the core and searches the rest (see
+    ``problems.sudoku.batch``).  Needs the core (check :func:`available`).
+    """
+    assert _core is not None
+    pairs = [cell_digit(label) for label in Links.of(problem).labels]
+    return _core.GridTable(table(problem), n, [c for c, _ in pairs], [d for _, d in pairs])

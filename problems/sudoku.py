@@ -49,6 +49,14 @@ centre) of the best completion, found by branch and bound:
 ... 0 8 0 5 0 4 0 1 2''')
 2829
 
+Files of puzzles go faster through :func:`solve_lines`, :func:`batch`,
+:func:`solve_many`, :func:`count_many` and :func:`classify_many`: with the
+compiled core, each shape's full matrix is built once and the core places every
+puzzle's givens itself (same answers and node counts as the functions above):
+
+>>> solve_lines(["1..." "..3." ".4.." "...2", "11" + "." * 14])
+['1324423124133142', None]
+
 The exact-cover problem itself, for stepping through in a notebook:
 
 >>> problem = sudoku.encode(puzzle)
@@ -63,18 +71,21 @@ from __future__ import annotations
 
 import math
 import operator
+import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from enum import Enum
 from functools import cache
 from typing import IO, Any, NamedTuple, Union
 
 import dlx
+from dlx import engine as _dlx_engine
 from dlx.errors import ExactCoverError
 
 __all__ = [
     "Placement", "Unit", "Shape", "Grid", "Verdict", "Clash", "Entry", "SudokuFormatError",
     "encode", "decode", "solve", "solutions", "count", "classify", "explain", "is_legal",
     "max_score", "score", "target_weights", "as_grid", "read_puzzles", "SIZES",
+    "Outcome", "batch", "solve_lines", "solve_many", "count_many", "classify_many",
 ]
 
 #: Grid sizes with a default box shape (rows x columns of one box).
@@ -147,11 +158,12 @@ class _Tables:
     """Per-shape tables, built once: items and labels of every (cell, digit)."""
 
     __slots__ = ("n", "primary", "secondary", "labels", "items", "unit_items", "unit_cells",
-                 "families")
+                 "families", "core")
 
     def __init__(self, shape: Shape) -> None:
         n = shape.size
         self.n = n
+        self.core: Any = None   # the compiled batch solver (_core_table), built on first use
         ncells = n * n
         units_of: list[list[tuple[str, int]]] = [[] for _ in range(ncells)]
         primary: list[Hashable] = [("cell", r, c) for r in range(n) for c in range(n)]
@@ -1235,6 +1247,361 @@ def max_score(puzzle: PuzzleLike, weights: Sequence[Any] | None = None, *,
     return None if result is None else result[0]
 
 
+# --------------------------------------------------------------------------- many puzzles at once
+
+
+class Outcome(NamedTuple):
+    """What :func:`batch` found for one puzzle.
+
+    ``legal`` is False when the givens put a digit twice in a unit (the puzzle is
+    :attr:`Verdict.ILLEGAL`, nothing is searched and ``found`` is 0). ``found`` is
+    the number of solutions found, at most the limit, or None when ``max_nodes``
+    ran out. ``solution`` is the first solution in the one-line notation (``str``
+    of its :class:`Grid`), None when there is none. ``nodes`` is what
+    :class:`dlx.Stats` says for :func:`count` on the same puzzle with the same
+    limit, and ``seconds`` the time spent on this puzzle.
+    """
+
+    legal: bool
+    found: int | None
+    solution: str | None
+    nodes: int
+    seconds: float
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The verdict, when the search went to a limit of 2 or more (None: budget)."""
+        if not self.legal:
+            return Verdict.ILLEGAL
+        if self.found is None:
+            return None
+        return (Verdict.IMPOSSIBLE, Verdict.UNIQUE, Verdict.AMBIGUOUS)[min(self.found, 2)]
+
+
+_CLASH, _OUT_OF_BUDGET = -1, -2     # the core's codes besides counts
+# Byte of a one-line notation -> cell value (255: not a cell character).
+_CELL_OF_BYTE = bytes(_CHAR_VALUE.get(chr(b), 255) for b in range(256))
+# Cell value -> byte of the one-line notation.
+_BYTE_OF_VALUE = bytes(ord(_VALUE_CHAR[v]) if v < len(_VALUE_CHAR) else 0 for v in range(256))
+
+
+class _Group:
+    """The puzzles of one shape in a batch: where they came from, their cells as bytes."""
+
+    __slots__ = ("shape", "index", "texts", "extra", "blob", "codes", "nodes", "solutions",
+                 "seconds")
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.index: list[int] = []           # batch positions of texts, then of extra
+        self.texts: list[str] = []           # one-line puzzles, exactly N*N characters
+        self.extra: list[tuple[int, bytes]] = []
+        self.blob = b""
+        self.codes: list[int] = []           # per puzzle: count, _CLASH or _OUT_OF_BUDGET
+        self.nodes: list[int] = []
+        self.solutions = b""                 # the first solution of each (else its givens)
+        self.seconds: list[float] = []
+
+
+def _core_table(shape: Shape) -> Any:
+    """The compiled batch solver of ``shape`` (the full matrix), built once per shape."""
+    t = shape.tables()
+    core = t.core
+    if core is None:
+        n = t.n
+        options: dict[Hashable, tuple[Hashable, ...]] = {
+            t.labels[i][d]: t.items[i][d] for i in range(n * n) for d in range(1, n + 1)}
+        full = dlx.ExactCover(options, secondary=t.secondary, primary=t.primary)
+
+        def cell_digit(p: Any) -> tuple[int, int]:
+            return p.row * n + p.col, p.digit
+
+        core = _dlx_engine.grid_table(full, n, cell_digit)
+        t.core = core
+    return core
+
+
+def _group_puzzles(puzzles: Iterable[PuzzleLike], box: tuple[int, int] | None,
+                   shape: Shape | None) -> tuple[int, list[_Group]]:
+    """Sort the puzzles by shape, with one-line text taking a fast path (no Grid)."""
+    expect: int | None = None
+    if shape is not None:
+        expect = shape.size
+    elif box is not None:
+        br, bc = _check_box(box, None)
+        expect = br * bc
+    groups: dict[Shape, _Group] = {}
+    by_size: dict[int, _Group] = {}         # fast path: text of N*N characters
+    total = 0
+    for k, p in enumerate(puzzles):
+        total = k + 1
+        if isinstance(p, str):
+            s = p.strip()
+            size = len(s)
+            n = expect if expect is not None else _SIZE_OF_COUNT.get(size, 0)
+            if n and size == n * n and n <= 35:
+                group = by_size.get(n)
+                if group is None:
+                    sh = shape if shape is not None else _standard_of(n, box, k)
+                    group = by_size[n] = groups.setdefault(sh, _Group(sh))
+                group.texts.append(s)
+                group.index.append(k)
+                continue
+        g = _grid_of(p, box, shape, k)
+        group = groups.setdefault(g.shape, _Group(g.shape))
+        group.extra.append((k, bytes(g.values)))
+    # Texts with a character that is not a cell of their size: the parser decides
+    # (it raises the error naming the puzzle, or reads another notation).
+    for group in list(groups.values()):
+        n = group.shape.size
+        blob = "".join(group.texts).encode("ascii", "replace").translate(_CELL_OF_BYTE)
+        valid = bytes(range(n + 1))
+        if blob.translate(None, valid):
+            m = n * n
+            keep = [j for j in range(len(group.texts))
+                    if not blob[j * m:(j + 1) * m].translate(None, valid)]
+            for j in sorted(set(range(len(group.texts))) - set(keep)):
+                k = group.index[j]
+                g = _grid_of(group.texts[j], box, shape, k)
+                groups.setdefault(g.shape, _Group(g.shape)).extra.append((k, bytes(g.values)))
+            group.texts = [group.texts[j] for j in keep]
+            group.index = [group.index[j] for j in keep]
+            blob = b"".join(blob[j * m:(j + 1) * m] for j in keep)
+        group.blob = blob
+    for group in groups.values():
+        group.index += [k for k, _ in group.extra]
+        group.blob += b"".join(b for _, b in group.extra)
+    return total, list(groups.values())
+
+
+def _standard_of(n: int, box: tuple[int, int] | None, k: int) -> Shape:
+    try:
+        return Shape.standard(n, box)
+    except ValueError as e:
+        raise SudokuFormatError(f"puzzle {k + 1}: {e}") from None
+
+
+def _grid_of(p: PuzzleLike, box: tuple[int, int] | None, shape: Shape | None, k: int) -> Grid:
+    try:
+        return as_grid(p, box, shape)
+    except SudokuFormatError as e:
+        raise SudokuFormatError(f"puzzle {k + 1}: {e}") from None
+    except ValueError as e:
+        raise SudokuFormatError(f"puzzle {k + 1}: {e}") from None
+
+
+def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
+                engine: str | None) -> None:
+    """Solve every group, on the core when it may be used, else puzzle by puzzle."""
+    use_core = _dlx_engine.select(engine)
+    lim = -1 if limit is None else limit
+    budget = -1 if max_nodes is None or max_nodes >= 1 << 62 else max_nodes
+    for group in groups:
+        if use_core and group.shape.size <= 255:
+            core = _core_table(group.shape)
+            group.codes, group.nodes, group.solutions, group.seconds = core.batch(
+                group.blob, limit=lim, max_nodes=budget)
+        else:
+            _run_pure(group, limit, max_nodes, engine)
+
+
+def _run_pure(group: _Group, limit: int | None, max_nodes: int | None,
+              engine: str | None) -> None:
+    """The per-puzzle path (no core): the same encoding and search as :func:`count`."""
+    shape = group.shape
+    m = shape.size * shape.size
+    out = bytearray(group.blob)
+    clock = time.perf_counter
+    for j in range(len(group.blob) // m):
+        start = clock()
+        g = Grid._make(tuple(group.blob[j * m:(j + 1) * m]), shape)
+        code, nodes = _CLASH, 0
+        if _legal(g):
+            stats = dlx.Stats()
+            code = 0
+            try:
+                for sol in dlx.solutions(_encode(g), limit=limit, max_nodes=max_nodes,
+                                         stats=stats, engine=engine):
+                    code += 1
+                    if code == 1:
+                        out[j * m:(j + 1) * m] = bytes(decode(sol, shape=shape).values)
+            except dlx.BudgetExceeded:
+                code = _OUT_OF_BUDGET
+            nodes = stats.nodes
+        group.codes.append(code)
+        group.nodes.append(nodes)
+        group.seconds.append(clock() - start)
+    group.solutions = bytes(out)
+
+
+def _solution_texts(group: _Group, unique: bool = False) -> list[str | None]:
+    """The first solution of each puzzle of the group in the one-line notation, or None."""
+    n = group.shape.size
+    m = n * n
+    codes = group.codes
+    if n <= 35:
+        text = group.solutions.translate(_BYTE_OF_VALUE).decode("ascii")
+        if unique:
+            return [text[j * m:(j + 1) * m] if c == 1 else None for j, c in enumerate(codes)]
+        return [text[j * m:(j + 1) * m] if c > 0 else None for j, c in enumerate(codes)]
+    sols = group.solutions
+    return [" ".join(map(str, sols[j * m:(j + 1) * m])) if c > 0 and (c == 1 or not unique)
+            else None for j, c in enumerate(codes)]
+
+
+def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
+          box: tuple[int, int] | None = None, shape: Shape | None = None,
+          max_nodes: int | None = None, engine: str | None = None) -> list[Outcome]:
+    """Search many puzzles at once: an :class:`Outcome` per puzzle, in order.
+
+    The fast path for files of puzzles: with the compiled core (``engine`` "auto"
+    or "c", as in :mod:`dlx.engine`), the full exact-cover matrix of each shape is
+    built once, and the core places every puzzle's givens itself, searches up to
+    ``limit`` solutions (None: all) and undoes it all for the next puzzle; no
+    per-puzzle encoding in Python. One-line text puzzles are read without making
+    a :class:`Grid`. Without the core, each puzzle goes through :func:`count`'s
+    path (:func:`encode`, then the pure engine): the same answers.
+
+    The results are those of the per-puzzle functions: the solutions of
+    :func:`encode`'s problem, the first one being :func:`solve`'s (the core's
+    search meets them in the same order), and the same node counts and budgets
+    (``max_nodes`` applies to each puzzle). Why they agree: once the core has
+    chosen the givens' options, what is left is exactly :func:`encode`'s problem
+    minus the givens' forced options, in the same order; the core counts those
+    forced choices as nodes where the per-puzzle search would make them (see
+    ``GridTable`` in ``dlx/_core.c``). Illegal givens are caught there too: a
+    given whose option an earlier given has already removed shares a unit and
+    digit with it, which is exactly what :func:`is_legal` rejects.
+
+    A malformed puzzle raises :class:`SudokuFormatError` naming it ("puzzle 3:
+    ...") before any search.
+
+    >>> [o.found for o in batch(["1..." "..3." ".4.." "...2", "." * 16, "11" + "." * 14], 2)]
+    [1, 2, 0]
+    >>> batch(["1..." "..3." ".4.." "...2"])[0].solution
+    '1324423124133142'
+    >>> batch(["11" + "." * 14])[0].verdict
+    <Verdict.ILLEGAL: 'Illegal'>
+    """
+    _check_limit(limit)
+    total, groups = _group_puzzles(puzzles, box, shape)
+    _run_groups(groups, limit, max_nodes, engine)
+    out: list[Outcome] = [None] * total   # type: ignore[list-item]
+    for group in groups:
+        texts = _solution_texts(group)
+        for k, code, nodes, text, secs in zip(group.index, group.codes, group.nodes, texts,
+                                              group.seconds, strict=True):
+            out[k] = Outcome(code != _CLASH, None if code == _OUT_OF_BUDGET else max(code, 0),
+                             text, nodes, secs)
+    return out
+
+
+def _check_limit(limit: int | None) -> None:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                              or limit < 1):
+        raise ValueError(f"limit must be a positive whole number or None, not {limit!r}")
+
+
+def _budget_check(groups: list[_Group], max_nodes: int | None, answers: list[Any]) -> None:
+    """Raise BudgetExceeded (``found``: the answers, None where unknown) if a budget ran out."""
+    if any(c == _OUT_OF_BUDGET for group in groups for c in group.codes):
+        raise dlx.BudgetExceeded(max_nodes or 0, answers)
+
+
+def solve_lines(lines: Iterable[str], *, unique: bool = False,
+                box: tuple[int, int] | None = None, shape: Shape | None = None,
+                max_nodes: int | None = None, engine: str | None = None) -> list[str | None]:
+    """The solved line of each one-line puzzle, or None: the fastest way through a file.
+
+    No :class:`Grid` is made for a clean one-line puzzle. With ``unique=True`` the
+    search looks for a second solution and a puzzle without exactly one gives
+    None. Raises :class:`SudokuFormatError` for a malformed line (its number among
+    ``lines``, from 1) and :class:`dlx.BudgetExceeded` when ``max_nodes`` runs out
+    on some puzzle (``found`` then holds the answers, None for that one).
+
+    >>> solve_lines(["1..." "..3." ".4.." "...2", "11" + "." * 14, "." * 16])
+    ['1324423124133142', None, '1234341221434321']
+    >>> solve_lines(["." * 16], unique=True)
+    [None]
+    """
+    total, groups = _group_puzzles(lines, box, shape)
+    _run_groups(groups, 2 if unique else 1, max_nodes, engine)
+    out: list[str | None] = [None] * total
+    for group in groups:
+        for k, text in zip(group.index, _solution_texts(group, unique), strict=True):
+            out[k] = text
+    _budget_check(groups, max_nodes, out)
+    return out
+
+
+def solve_many(puzzles: Iterable[PuzzleLike], *, box: tuple[int, int] | None = None,
+               shape: Shape | None = None, max_nodes: int | None = None,
+               engine: str | None = None) -> list[Grid | None]:
+    """:func:`solve` for many puzzles (see :func:`batch`): a Grid or None for each.
+
+    >>> [str(g) for g in solve_many(["1..." "..3." ".4.." "...2", [0] * 16])]
+    ['1324423124133142', '1234341221434321']
+    """
+    total, groups = _group_puzzles(puzzles, box, shape)
+    _run_groups(groups, 1, max_nodes, engine)
+    out: list[Grid | None] = [None] * total
+    for group in groups:
+        m = group.shape.size ** 2
+        blob, sols = group.blob, group.solutions
+        for j, (k, code) in enumerate(zip(group.index, group.codes, strict=True)):
+            if code > 0:
+                givens = tuple(v != 0 for v in blob[j * m:(j + 1) * m])
+                out[k] = Grid._make(tuple(sols[j * m:(j + 1) * m]), group.shape, givens)
+    _budget_check(groups, max_nodes, out)
+    return out
+
+
+def count_many(puzzles: Iterable[PuzzleLike], limit: int | None = None, *,
+               box: tuple[int, int] | None = None, shape: Shape | None = None,
+               max_nodes: int | None = None, engine: str | None = None) -> list[int]:
+    """:func:`count` for many puzzles (see :func:`batch`); 0 for an illegal one.
+
+    >>> count_many(["." * 16, "1..." "..3." ".4.." "...."], limit=100)
+    [100, 3]
+    """
+    _check_limit(limit)
+    total, groups = _group_puzzles(puzzles, box, shape)
+    _run_groups(groups, limit, max_nodes, engine)
+    out: list[int] = [0] * total
+    for group in groups:
+        for k, code in zip(group.index, group.codes, strict=True):
+            out[k] = max(code, 0)
+    _budget_check(groups, max_nodes,
+                  [None if c == _OUT_OF_BUDGET else max(c, 0) for c in _in_order(groups, total)])
+    return out
+
+
+def _in_order(groups: list[_Group], total: int) -> list[int]:
+    codes = [0] * total
+    for group in groups:
+        for k, code in zip(group.index, group.codes, strict=True):
+            codes[k] = code
+    return codes
+
+
+def classify_many(puzzles: Iterable[PuzzleLike], *, box: tuple[int, int] | None = None,
+                  shape: Shape | None = None, max_nodes: int | None = None,
+                  engine: str | None = None) -> list[Verdict]:
+    """:func:`classify` for many puzzles (see :func:`batch`).
+
+    >>> [v.value for v in classify_many(["1..." "..3." ".4.." "...2", "." * 16, "11" + "." * 14])]
+    ['Unique', 'Ambiguous', 'Illegal']
+    """
+    total, groups = _group_puzzles(puzzles, box, shape)
+    _run_groups(groups, 2, max_nodes, engine)
+    verdicts = (Verdict.IMPOSSIBLE, Verdict.UNIQUE, Verdict.AMBIGUOUS)
+    codes = _in_order(groups, total)
+    out = [Verdict.ILLEGAL if c == _CLASH else verdicts[min(c, 2)] for c in codes]
+    _budget_check(groups, max_nodes,
+                  [None if c == _OUT_OF_BUDGET else v for c, v in zip(codes, out, strict=True)])
+    return out
+
+
 # --------------------------------------------------------------------------- batches
 
 
@@ -1308,6 +1675,7 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
     elif box is not None:
         br, bc = _check_box(box, None)
         expect = br * bc
+    shapes: dict[int, Shape] = {}   # size -> standard shape, for one-line puzzles
     block: list[tuple[int, str]] = []
     want = 0      # rows the current block needs
     have = 0      # content rows in it so far
@@ -1353,6 +1721,20 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
                 yield finish()
                 block, have = [], 0
             continue
+        # The common case first: one puzzle on one line, every character a cell.
+        n = expect if expect is not None else _SIZE_OF_COUNT.get(len(s), 0)
+        if n and len(s) == n * n and n <= 35:
+            cells = s.encode("ascii", "replace").translate(_CELL_OF_BYTE)
+            if not cells.translate(None, bytes(range(n + 1))):
+                fast = shape if shape is not None else shapes.get(n)
+                if fast is None:
+                    try:
+                        fast = shapes[n] = Shape.standard(n, box)
+                    except ValueError:
+                        fast = None
+                if fast is not None:
+                    yield Entry(lineno, line, Grid._make(tuple(cells), fast), None)
+                    continue
         k = _line_cells(s)
         if expect is not None:
             one_line = k == expect * expect or k != expect

@@ -7,6 +7,16 @@ Input (a FILE, or ``-`` / nothing for standard input) holds one puzzle per line
 puzzle is reported on standard error with its line number and the rest are still
 answered.  Progress and ``--stats`` go to standard error.
 
+``solve``, ``count`` and ``classify`` hand runs of puzzles to
+:func:`problems.sudoku.batch`, the compiled fast path when ``dlx._core`` is built
+(the per-puzzle pure engine otherwise, with the same answers): answers come out
+in chunks of up to ``MAX_CHUNK`` puzzles (1, 2, 4, ... at the start), one by one
+when the input is a terminal.  In ``--format jsonl``, ``nodes`` is what the
+per-puzzle search reports (the core counts the givens it places as that search
+does), and ``ms`` is the time the batch spent on that puzzle (placing its givens,
+the search, undoing it), not counting reading it; ``--stats`` times the batches.
+``score`` stays puzzle by puzzle (branch and bound).
+
 Exit codes: 0 success; 1 some puzzle had no solution (``solve``, ``score``);
 2 usage error or some puzzle malformed; 3 some puzzle not unique (``solve
 --unique``); 124 a node budget (``--max-nodes``) ran out; 130 interrupted.
@@ -53,6 +63,9 @@ COMMANDS = ("solve", "count", "classify", "score")
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INPUT, EXIT_NOT_UNIQUE = 0, 1, 2, 3
 EXIT_BUDGET, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 124, 130, 141
+
+#: The most puzzles handed to :func:`problems.sudoku.batch` at once.
+MAX_CHUNK = 1024
 
 
 def _box(text: str) -> tuple[int, int]:
@@ -203,28 +216,73 @@ def _run(args: argparse.Namespace) -> int:
             progress.console.print(message, markup=False, highlight=False, soft_wrap=True)
         else:
             print(message, file=sys.stderr)
+    batched = command in ("solve", "count", "classify")
+    # Runs of puzzles go to sudoku.batch together (the compiled fast path): up to
+    # MAX_CHUNK at a time, starting small so the first answers come at once, and
+    # one by one when the input is a terminal (someone typing puzzles).
+    interactive = _isatty(stream)
+    pending: list[tuple[int, sudoku.Entry, sudoku.Grid | None, str | None]] = []
+    chunk = 1
+
+    def flush() -> None:
+        grids = [g for _, _, g, _ in pending if g is not None]
+        start = time.perf_counter()
+        outcomes = iter(sudoku.batch(grids, _limit(command, args), max_nodes=args.max_nodes))
+        tally.seconds += time.perf_counter() - start
+        for case, entry, grid, problem in pending:
+            if grid is None:
+                _report(case, entry, problem)
+                continue
+            outcome = next(outcomes)
+            answer = _answer_from(command, grid, outcome, args, tally)
+            _emit(case, entry, grid, answer, outcome.nodes, outcome.seconds * 1000)
+        pending.clear()
+
+    def _report(case: int, entry: sudoku.Entry, problem: str | None) -> None:
+        tally.malformed += 1
+        if problem is not None:     # the grid does not fit the --diagonal shape
+            warn(f"sudoku: {name}: line {entry.line}: {problem}")
+        else:
+            warn(f"sudoku: {name}: {entry.error}")
+            if args.format == "jsonl":
+                _write(out, json.dumps({"case": case, "line": entry.line, "input": entry.text,
+                                        "error": str(entry.error)}))
+        advance()
+
+    def _emit(case: int, entry: sudoku.Entry, grid: sudoku.Grid, answer: _Answer, nodes: int,
+              ms: float) -> None:
+        tally.nodes += nodes
+        tally.max_nodes = max(tally.max_nodes, nodes)
+        tally.outcomes[answer.outcome or str(answer.verdict)] += 1
+        if args.format == "jsonl":
+            _write(out, json.dumps({
+                "case": case, "line": entry.line, "input": str(grid), "answer": answer.value,
+                "verdict": answer.verdict, "nodes": nodes, "ms": round(ms, 3)}))
+        else:
+            _print_text(out, args, case, command, grid, answer)
+        advance()
+
     try:
         entries = sudoku.read_puzzles(stream, box=args.box, shape=shape)
         for case, entry in enumerate(entries, 1):
             tally.puzzles += 1
-            if entry.error is not None or entry.grid is None:
-                tally.malformed += 1
-                warn(f"sudoku: {name}: {entry.error}")
-                if args.format == "jsonl":
-                    _write(out, json.dumps({"case": case, "line": entry.line, "input": entry.text,
-                                            "error": str(entry.error)}))
-                advance()
-                continue
-            grid = entry.grid
-            if args.diagonal and shape is None:
+            grid: sudoku.Grid | None = entry.grid
+            problem: str | None = None
+            if grid is not None and args.diagonal and shape is None:
                 try:
                     grid = sudoku.Grid(grid.values,
                                        shape=sudoku.Shape.diagonal(grid.size, grid.box))
                 except ValueError as e:
-                    tally.malformed += 1
-                    warn(f"sudoku: {name}: line {entry.line}: {e}")
-                    advance()
-                    continue
+                    grid, problem = None, str(e)
+            if batched:
+                pending.append((case, entry, grid, problem))
+                if len(pending) >= chunk:
+                    flush()
+                    chunk = 1 if interactive else min(2 * chunk, MAX_CHUNK)
+                continue
+            if grid is None:
+                _report(case, entry, problem)
+                continue
             stats = dlx.Stats()
             start = time.perf_counter()
             try:
@@ -233,17 +291,10 @@ def _run(args: argparse.Namespace) -> int:
                 tally.unknown += 1
                 answer = _Answer("unknown", None, None, "unknown (budget)")
             ms = (time.perf_counter() - start) * 1000
-            tally.nodes += stats.nodes
-            tally.max_nodes = max(tally.max_nodes, stats.nodes)
             tally.seconds += ms / 1000
-            tally.outcomes[answer.outcome or str(answer.verdict)] += 1
-            if args.format == "jsonl":
-                _write(out, json.dumps({
-                    "case": case, "line": entry.line, "input": str(grid), "answer": answer.value,
-                    "verdict": answer.verdict, "nodes": stats.nodes, "ms": round(ms, 3)}))
-            else:
-                _print_text(out, args, case, command, grid, answer)
-            advance()
+            _emit(case, entry, grid, answer, stats.nodes, ms)
+        if pending:
+            flush()
     finally:
         if progress is not None:
             progress.stop()
@@ -260,6 +311,69 @@ def _run(args: argparse.Namespace) -> int:
     if tally.no_solution and command in ("solve", "score"):
         return EXIT_NO_SOLUTION
     return EXIT_OK
+
+
+def _isatty(stream: IO[str]) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _limit(command: str, args: argparse.Namespace) -> int | None:
+    """How many solutions the batch search looks for."""
+    if command == "count":
+        return args.limit  # type: ignore[no-any-return]
+    if command == "classify" or args.unique:
+        return 2
+    return 1
+
+
+def _answer_from(command: str, grid: sudoku.Grid, outcome: sudoku.Outcome,
+                 args: argparse.Namespace, tally: _Tally) -> _Answer:
+    """The answer of ``command`` from a batch outcome (as :func:`_answer` would give it)."""
+    n = outcome.found
+    if n is None:
+        tally.unknown += 1
+        return _Answer("unknown", None, None, "unknown (budget)")
+    legal = outcome.legal
+    if command == "classify":
+        word = outcome.verdict.value  # type: ignore[union-attr]
+        return _Answer(word, word, word)
+    if command == "count":
+        if not legal:
+            verdict: str | None = sudoku.Verdict.ILLEGAL.value
+        elif n == 0:
+            verdict = sudoku.Verdict.IMPOSSIBLE.value
+        elif n >= 2:
+            verdict = sudoku.Verdict.AMBIGUOUS.value
+        elif args.limit is None or args.limit >= 2:
+            verdict = sudoku.Verdict.UNIQUE.value
+        else:
+            verdict = None
+        return _Answer(str(n), n, verdict, outcome=verdict or "counted")
+    solution = outcome.solution
+    solved = None
+    if solution is not None and args.pretty:
+        solved = sudoku.Grid(solution, shape=grid.shape, givens=grid.givens)
+    if args.unique:
+        if not legal:
+            verdict = sudoku.Verdict.ILLEGAL.value
+        else:
+            verdict = (sudoku.Verdict.IMPOSSIBLE, sudoku.Verdict.UNIQUE,
+                       sudoku.Verdict.AMBIGUOUS)[min(n, 2)].value
+        if n == 1:
+            return _Answer(str(solution), solution, verdict, grid=solved)
+        if n:
+            tally.not_unique += 1
+        else:
+            tally.no_solution += 1
+        return _Answer(verdict, None, verdict)
+    if solution is None:
+        tally.no_solution += 1
+        verdict = (sudoku.Verdict.ILLEGAL if not legal else sudoku.Verdict.IMPOSSIBLE).value
+        return _Answer("no solution", None, verdict)
+    return _Answer(solution, solution, None, outcome="solved", grid=solved)
 
 
 def _answer(command: str, grid: sudoku.Grid, args: argparse.Namespace, stats: dlx.Stats,

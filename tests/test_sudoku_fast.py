@@ -1,0 +1,451 @@
+"""Tests of the Sudoku fast path: problems.sudoku.batch and friends, dlx._core.GridTable.
+
+The batch functions must give exactly what the per-puzzle functions give
+(solve/count/classify on problems.sudoku.encode's problem): the same counts and
+verdicts, the same first solution, the same node counts and budget outcomes,
+with the compiled core and without it (engine="python").  Every search gets a
+node budget, so a link bug fails instead of hanging.
+"""
+
+from __future__ import annotations
+
+import _thread
+import argparse
+import contextlib
+import functools
+import io
+import json
+import threading
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_sudoku import (
+    BUDGET,
+    DATA,
+    IMPOSSIBLE,
+    PE1,
+    PE1_SOLUTION,
+    TerminalIO,
+    agrees,
+    cli,
+    known_unique,
+    rules_ok,
+)
+
+import dlx
+from dlx import engine
+from problems import sudoku, sudoku_cli
+from problems.sudoku import Grid, Shape, SudokuFormatError
+
+needs_core = pytest.mark.skipif(not engine.available(), reason="dlx._core not built")
+ENGINES = [pytest.param("c", marks=needs_core), "python"]
+
+JIGSAW_4 = Shape.jigsaw("AAAB" "CABB" "CCDB" "CDDD")
+JIGSAW_6 = Shape.jigsaw("AAABBB" "AACCBB" "ACCCDB" "EECDDD" "EEFFDD" "EEFFFF")
+SHAPES = {
+    "4x4": Shape.standard(4),
+    "6x6": Shape.standard(6),
+    "6x6 3x2 boxes": Shape.standard(6, (3, 2)),
+    "9x9": Shape.standard(9),
+    "16x16": Shape.standard(16),
+    "X 4x4": Shape.diagonal(4),
+    "X 9x9": Shape.diagonal(9),
+    "jigsaw 4x4": JIGSAW_4,
+    "jigsaw 6x6": JIGSAW_6,
+    "9x9 + 2-cell units": Shape.standard(9).extend([[(0, 0), (8, 8)], [(0, 8), (8, 0)]]),
+}
+
+
+def data_puzzles():
+    """Every puzzle of tests/data/sudoku (read as the command reads them)."""
+    grids = []
+    for path in sorted(DATA.glob("*.txt")):
+        grids += [e.grid for e in sudoku.read_puzzles(path.read_text()) if e.grid is not None]
+    return grids
+
+
+def reference(puzzle, limit, shape=None, max_nodes=BUDGET):
+    """(legal, count or None on budget, first solution text, nodes) the per-puzzle way."""
+    g = sudoku.as_grid(puzzle, shape=shape)
+    legal = sudoku.is_legal(g)
+    stats = dlx.Stats()
+    try:
+        n = sudoku.count(g, limit=limit, max_nodes=max_nodes, stats=stats)
+    except dlx.BudgetExceeded:
+        return legal, None, None, stats.nodes
+    first = sudoku.solve(g, max_nodes=max_nodes) if n else None
+    return legal, n, None if first is None else str(first), stats.nodes
+
+
+def check_batch(puzzles, limit, eng, shape=None, max_nodes=BUDGET):
+    got = sudoku.batch(puzzles, limit, shape=shape, max_nodes=max_nodes, engine=eng)
+    assert len(got) == len(puzzles)
+    for p, o in zip(puzzles, got, strict=True):
+        legal, n, first, nodes = reference(p, limit, shape, max_nodes)
+        assert (o.legal, o.found, o.nodes) == (legal, n, nodes), p
+        if n is not None:
+            assert o.solution == first, p
+        assert o.seconds >= 0
+    return got
+
+
+# --------------------------------------------------------------------------- fixed puzzles
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+@pytest.mark.parametrize("limit", [1, 2, 5])
+def test_data_puzzles_agree_with_the_per_puzzle_functions(eng, limit):
+    puzzles = data_puzzles() + [PE1, PE1_SOLUTION, IMPOSSIBLE, "3" + PE1[1:], "." * 16]
+    got = check_batch(puzzles, limit, eng)
+    assert any(o.found == 1 for o in got) and any(not o.legal for o in got)
+    assert any(o.legal and o.found == 0 for o in got)
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+def test_the_verbs_agree_with_the_per_puzzle_functions(eng):
+    puzzles = data_puzzles() + [IMPOSSIBLE, "1.2." + "." * 12, [0] * 36]
+    assert [str(g) if g else None for g in sudoku.solve_many(puzzles, engine=eng)] == \
+        [str(g) if g else None for g in (sudoku.solve(p) for p in puzzles)]
+    assert sudoku.classify_many(puzzles, max_nodes=BUDGET, engine=eng) == \
+        [sudoku.classify(p, max_nodes=BUDGET) for p in puzzles]
+    assert sudoku.count_many(puzzles, limit=3, engine=eng) == \
+        [sudoku.count(p, limit=3) for p in puzzles]
+    lines = [str(sudoku.as_grid(p)) for p in puzzles]
+    assert sudoku.solve_lines(lines, engine=eng) == \
+        [str(g) if g else None for g in (sudoku.solve(p) for p in puzzles)]
+    assert sudoku.solve_lines(lines, unique=True, engine=eng) == \
+        [str(sudoku.solve(p)) if sudoku.count(p, limit=2) == 1 else None for p in puzzles]
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+def test_node_counts_for_fixed_instances(eng):
+    # The core places the givens without searching, yet counts them as nodes as
+    # the per-puzzle search does (see test_sudoku.test_node_counts_for_fixed_instances).
+    first, top95 = sudoku.batch([PE1, known_unique()[3]], 2, engine=eng)
+    assert (first.found, first.nodes) == (1, 82)
+    assert (top95.found, top95.nodes) == (1, 403)
+    assert sudoku.batch([PE1_SOLUTION], 1, engine=eng)[0].nodes == 82
+    assert sudoku.batch(["3" + PE1[1:]], engine=eng)[0].nodes == 0
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+def test_solve_many_gives_grids_with_the_puzzles_givens(eng):
+    puzzle = Grid(PE1)
+    (g,) = sudoku.solve_many([puzzle], engine=eng)
+    assert g == sudoku.solve(puzzle) and g.givens == puzzle.givens and g.shape == puzzle.shape
+    assert rules_ok(g.values) and agrees(puzzle.values, g.values)
+    (x,) = sudoku.solve_many(["." * 16], shape=Shape.diagonal(4), engine=eng)
+    assert x.shape == Shape.diagonal(4) and x == sudoku.solve("." * 16, shape=Shape.diagonal(4))
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+def test_budgets_agree(eng):
+    puzzles = ["." * 81, PE1, known_unique()[3], "." * 16]
+    for budget in (1, 2, 50, 82, 83, 400, 403, 404, 5000):
+        check_batch(puzzles, 2, eng, max_nodes=budget)
+        check_batch(puzzles, None, eng, max_nodes=budget)
+    with pytest.raises(dlx.BudgetExceeded) as e:
+        sudoku.count_many(["." * 16, "." * 81, PE1], max_nodes=3000, engine=eng)
+    assert e.value.found == [288, None, 1]
+    with pytest.raises(dlx.BudgetExceeded) as e:
+        sudoku.solve_lines([PE1, known_unique()[3]], max_nodes=100, engine=eng)
+    assert e.value.found == [PE1_SOLUTION, None]
+    with pytest.raises(dlx.BudgetExceeded):
+        sudoku.classify_many(["." * 81], max_nodes=10, engine=eng)
+    with pytest.raises(dlx.BudgetExceeded):
+        sudoku.solve_many([known_unique()[3]], max_nodes=10, engine=eng)
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+def test_mixed_shapes_and_notations_keep_their_order(eng):
+    puzzles = ["1..." "..3." ".4.." "...2", PE1, Grid("." * 36), [0] * 16, "12.." + "." * 12,
+               "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2", " " + PE1 + " \n", PE1.replace("0", ".")]
+    got = sudoku.batch(puzzles, 2, engine=eng)
+    assert [o.found for o in got] == [1, 1, 2, 2, 2, 1, 1, 1]
+    assert got[0].solution == got[5].solution == "1324423124133142"
+    assert got[1].solution == got[6].solution == got[7].solution == PE1_SOLUTION
+    assert sudoku.batch([], engine=eng) == []
+
+
+def test_malformed_puzzles_raise_naming_the_puzzle():
+    with pytest.raises(SudokuFormatError, match=r"puzzle 2: .*column 41: unexpected character 'x'"):
+        sudoku.solve_lines([PE1, PE1[:40] + "x" + PE1[41:]])
+    with pytest.raises(SudokuFormatError, match="puzzle 3: .*found 80 cells"):
+        sudoku.batch([PE1, PE1, PE1[:80]])
+    with pytest.raises(SudokuFormatError, match="puzzle 1"):
+        sudoku.solve_lines(["é" * 81])
+    with pytest.raises(SudokuFormatError, match="puzzle 2"):
+        sudoku.count_many(["." * 256, "." * 81], shape=Shape.standard(16))
+    with pytest.raises(SudokuFormatError, match="puzzle 1"):
+        sudoku.solve_lines(["A" + "." * 80])        # A (10) does not fit a 9x9 grid
+    with pytest.raises(ValueError, match="limit"):
+        sudoku.count_many([PE1], limit=0)
+
+
+def test_engine_names_are_checked(monkeypatch):
+    with pytest.raises(dlx.ExactCoverError):
+        sudoku.batch([PE1], engine="fortran")
+    monkeypatch.setattr(engine, "_core", None)
+    with pytest.raises(dlx.ExactCoverError, match="not available"):
+        sudoku.batch([PE1], engine="c")
+
+
+def test_without_the_core_everything_falls_back(monkeypatch):
+    puzzles = data_puzzles() + ["." * 16, "11" + "." * 14]
+    want = sudoku.batch(puzzles, 2)
+    monkeypatch.setattr(engine, "_core", None)          # as if the extension were not built
+    got = sudoku.batch(puzzles, 2)
+    assert [o[:4] for o in got] == [o[:4] for o in want]
+    assert sudoku.solve_lines([PE1]) == [PE1_SOLUTION]
+
+
+# --------------------------------------------------------------------------- random puzzles
+
+
+@functools.cache
+def solved(name):
+    g = sudoku.solve("." * SHAPES[name].size ** 2, shape=SHAPES[name], max_nodes=BUDGET)
+    assert g is not None
+    return g.values
+
+
+@st.composite
+def puzzles(draw, names=tuple(SHAPES)):
+    """A shape and a puzzle: a solved grid with relabelled digits, some givens removed,
+    sometimes a few random digits written over it (illegal or impossible puzzles)."""
+    name = draw(st.sampled_from(names))
+    n = SHAPES[name].size
+    perm = draw(st.permutations(range(1, n + 1)))
+    keep = draw(st.floats(0, 1))
+    rnd = draw(st.randoms(use_true_random=False))
+    cells = [perm[v - 1] if rnd.random() < keep else 0 for v in solved(name)]
+    for _ in range(draw(st.integers(0, 3))):
+        cells[draw(st.integers(0, n * n - 1))] = draw(st.integers(0, n))
+    return name, cells
+
+
+def obeys(values, shape):
+    """A complete grid that keeps every unit of the shape (written here from the units)."""
+    n = shape.size
+    if sorted(set(values)) != list(range(1, n + 1)):
+        return False
+    for unit in shape.units:
+        digits = [values[r * n + c] for r, c in unit.cells]
+        if len(set(digits)) != len(digits):
+            return False
+    return True
+
+
+@needs_core
+@settings(deadline=None, max_examples=300)
+@given(puzzles(), st.sampled_from([1, 2, 3, None]))
+def test_random_puzzles_agree_on_every_shape(case, limit):
+    name, cells = case
+    shape = SHAPES[name]
+    (o,) = check_batch([cells], limit, "c", shape=shape, max_nodes=20_000)
+    if o.found:
+        values = Grid(o.solution, shape=shape).values
+        assert obeys(values, shape) and agrees(cells, values)
+    assert o.legal == sudoku.is_legal(cells, shape=shape)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(puzzles(("4x4", "6x6", "9x9", "X 4x4", "jigsaw 6x6")), min_size=1,
+                max_size=6), st.sampled_from([1, 2, None]))
+def test_random_batches_agree_on_both_engines(cases, limit):
+    by_shape: dict[str, list] = {}
+    for name, cells in cases:
+        by_shape.setdefault(name, []).append(cells)
+    for name, group in by_shape.items():
+        shape = SHAPES[name]
+        py = sudoku.batch(group, limit, shape=shape, max_nodes=5_000, engine="python")
+        if engine.available():
+            c = sudoku.batch(group, limit, shape=shape, max_nodes=5_000, engine="c")
+            assert [o[:4] for o in c] == [o[:4] for o in py]
+        check_batch(group, limit, "python", shape=shape, max_nodes=5_000)
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.one_of(st.text(st.sampled_from(".0123456789abgAG |#-x"), min_size=14, max_size=90),
+                st.sampled_from([16, 36, 81]).flatmap(lambda k: st.text(
+                    st.sampled_from(".0123456789.....aAgG"), min_size=k, max_size=k))),
+       st.sampled_from([None, (2, 2), (3, 3)]))
+def test_one_line_reading_is_the_parser(text, box):
+    """read_puzzles' and batch's fast paths read exactly what Grid.parse reads."""
+    try:
+        want: object = Grid.parse(text, box)
+    except SudokuFormatError as e:
+        want = e.reason
+    entries = list(sudoku.read_puzzles(text, box=box))
+    if text.strip() and not text.strip().startswith("#") and text.strip().lower() != "end":
+        got = [e.grid if e.grid is not None else e.error.reason for e in entries]
+        if isinstance(want, Grid):
+            assert got == [want]
+    try:
+        (o,) = sudoku.batch([text], box=box, max_nodes=2_000)
+    except SudokuFormatError as e:
+        assert not isinstance(want, Grid) and str(e).endswith(str(want))
+    else:
+        assert isinstance(want, Grid)
+        assert o[:4] == sudoku.batch([want], max_nodes=2_000, engine="python")[0][:4]
+
+
+# --------------------------------------------------------------------------- the core's safety
+
+
+@needs_core
+def test_ctrl_c_stops_a_long_search_promptly():
+    assert threading.current_thread() is threading.main_thread()
+    for puzzles, limit in ([["." * 81], None],            # one search of years
+                           [["." * 16] * 300_000, None]):  # many short ones
+        timer = threading.Timer(0.3, _thread.interrupt_main)
+        start = time.perf_counter()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                timer.start()
+                sudoku.count_many(puzzles, limit=limit, engine="c")
+        finally:
+            timer.cancel()
+        elapsed = time.perf_counter() - start
+        assert elapsed < 10, f"took {elapsed:.1f} s to answer Ctrl-C"
+    # the shared table is untouched: the next batch is right
+    check_batch([PE1, "." * 16, IMPOSSIBLE], 2, "c")
+
+
+@needs_core
+def test_two_threads_run_batches_at_once():
+    puzzles = [p for p in known_unique()] * 20
+    want = [str(sudoku.solve(p)) for p in known_unique()] * 20
+    results: dict[int, list] = {}
+
+    def work(k):
+        results[k] = sudoku.solve_lines(puzzles, engine="c")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert [results[k] for k in range(3)] == [want] * 3
+
+
+@needs_core
+def test_grid_table_checks_its_arguments():
+    from dlx import _core
+
+    core = sudoku._core_table(Shape.standard(4))
+    with pytest.raises(ValueError, match="whole number"):
+        core.batch(bytes(17))
+    with pytest.raises(ValueError, match="value 5"):
+        core.batch(bytes([5] + [0] * 15))
+    with pytest.raises(TypeError):
+        core.batch(bytearray(16))
+    assert core.batch(b"", limit=2) == ([], [], b"", [])
+    toy = dlx.ExactCover({"a": [1], "b": [2]})
+    with pytest.raises(ValueError, match="one option per"):
+        _core.GridTable(engine.table(toy), 1, [0, 0], [1, 1])
+    full = sudoku.encode("." * 16)
+    table = engine.table(full)
+    cells = [p.row * 4 + p.col for p in full.options]
+    digits = [p.digit for p in full.options]
+    with pytest.raises(ValueError, match="option_digits"):
+        _core.GridTable(table, 4, cells, [d + 1 for d in digits])
+    with pytest.raises(ValueError, match="one option"):
+        _core.GridTable(table, 4, cells[1:] + cells[:1], digits[1:] + digits[:1])
+    with pytest.raises(ValueError, match="n must be"):
+        _core.GridTable(table, 0, cells, digits)
+    assert _core.GridTable(table, 4, cells, digits).batch(bytes(16), limit=5)[0] == [5]
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def cli_oracle(command, puzzles, limit=None, unique=False):
+    """The text answers of `dlx sudoku COMMAND` computed puzzle by puzzle."""
+    out = []
+    for p in puzzles:
+        if command == "classify":
+            out.append(sudoku.classify(p).value)
+        elif command == "count":
+            out.append(str(sudoku.count(p, limit=limit)))
+        elif unique:
+            n = sudoku.count(p, limit=2)
+            out.append(str(sudoku.solve(p)) if n == 1 else sudoku.classify(p).value)
+        else:
+            g = sudoku.solve(p)
+            out.append("no solution" if g is None else str(g))
+    return out
+
+
+@pytest.mark.parametrize("argv, limit, unique", [
+    (["solve"], None, False), (["solve", "--unique"], None, True),
+    (["count", "--limit", "3"], 3, False), (["classify"], None, False),
+])
+def test_cli_uses_the_batch_and_its_answers_are_unchanged(monkeypatch, argv, limit, unique):
+    grids = data_puzzles() + [Grid(IMPOSSIBLE), Grid("." * 16), Grid("11" + "." * 14)]
+    lines = [str(g) for g in grids]
+    text = "\n".join(lines[:3] + [PE1[:80], "# comment"] + lines[3:] + ["x" * 81]) + "\n"
+    calls = []
+    real = sudoku.batch
+
+    def spy(puzzles, *a, **k):
+        calls.append(len(puzzles))
+        return real(puzzles, *a, **k)
+
+    monkeypatch.setattr(sudoku, "batch", spy)
+    monkeypatch.setattr(sudoku_cli, "MAX_CHUNK", 4)     # several chunks, malformed ones between
+    code, out, err = cli([*argv, "-"], text)
+    assert calls and max(calls) <= 4 and sum(calls) == len(grids)
+    assert out.splitlines() == cli_oracle(argv[0], grids, limit, unique)
+    assert code == 2 and "line 4" in err and f"line {len(lines) + 3}" in err
+    code, out, _ = cli([*argv, "--format", "jsonl", "-"], text)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [r.get("error") is not None for r in rows] == \
+        [False] * 3 + [True] + [False] * (len(lines) - 3) + [True]
+    answered = [r for r in rows if "error" not in r]
+    for r, g in zip(answered, grids, strict=True):
+        stats = dlx.Stats()
+        sudoku.count(g, limit=limit if argv[0] == "count" else 2 if unique or
+                     argv[0] == "classify" else 1, stats=stats)
+        assert r["nodes"] == stats.nodes and r["input"] == str(g) and r["ms"] >= 0
+
+
+def test_cli_answers_a_terminal_puzzle_by_puzzle(monkeypatch):
+    calls = []
+    real = sudoku.batch
+
+    def spy(puzzles, *a, **k):
+        calls.append(len(puzzles))
+        return real(puzzles, *a, **k)
+
+    monkeypatch.setattr(sudoku, "batch", spy)
+    parser = argparse.ArgumentParser(prog="dlx")
+    sudoku_cli.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["sudoku", "solve", "--quiet", "-"])
+    args.input = TerminalIO((PE1 + "\n") * 5)     # someone typing: answer each at once
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert args.run(args) == 0
+    assert out.getvalue() == (PE1_SOLUTION + "\n") * 5 and calls == [1] * 5
+
+
+def test_cli_on_the_pure_engine_says_the_same(monkeypatch):
+    text = "\n".join([PE1, IMPOSSIBLE, "." * 16, "11" + "." * 79, PE1[:80]]) + "\n"
+    outputs = []
+    for name in ("auto", "python"):
+        monkeypatch.setenv("DLX_ENGINE", name)
+        code, out, err = cli(["classify", "--format", "jsonl", "-"], text)
+        outputs.append((code, [{k: v for k, v in json.loads(x).items() if k != "ms"}
+                               for x in out.splitlines()], err))
+    assert outputs[0] == outputs[1]
+    assert [r.get("verdict") for r in outputs[0][1]] == \
+        ["Unique", "Impossible", "Ambiguous", "Illegal", None]
+
+
+def test_cli_budget_and_stats_from_the_batch():
+    code, out, err = cli(["count", "--max-nodes", "100", "--stats", "-"],
+                         "." * 81 + "\n" + PE1 + "\n")
+    assert (code, out) == (124, "unknown\n1\n")
+    assert "puzzles" in err
