@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 import dlx
+from dlx.cli import positive_int
 
 from . import sudoku
 
@@ -78,17 +79,6 @@ def _box(text: str) -> tuple[int, int]:
     return (r, c)
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-        if value < 1:
-            raise ValueError
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a positive whole number, not {text!r}") from None
-    return value
-
-
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``sudoku`` command (solve|count|classify|score) to an argparse subparsers object.
 
@@ -106,7 +96,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     common.add_argument("--stats", action="store_true",
                         help="print a summary table on standard error")
     common.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    common.add_argument("--max-nodes", type=_positive, metavar="N",
+    common.add_argument("--max-nodes", type=positive_int, metavar="N",
                         help="node budget per puzzle; 'unknown' (exit 124) when it runs out")
     common.add_argument("--box", type=_box, metavar="RxC",
                         help="box shape, e.g. 3x4 for 12x12 grids (also says 4x4 means 16x16)")
@@ -127,7 +117,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--unique", action="store_true",
                    help="demand a unique solution: print the verdict otherwise (exit 3)")
     p = commands.add_parser("count", parents=[common], help="count the solutions of each puzzle")
-    p.add_argument("--limit", type=_positive, metavar="N", help="stop counting at N")
+    p.add_argument("--limit", type=positive_int, metavar="N", help="stop counting at N")
     commands.add_parser("classify", parents=[common],
                         help="Illegal, Impossible, Unique or Ambiguous (UVA 10957)")
     commands.add_parser("score", parents=[common],
