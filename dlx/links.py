@@ -130,39 +130,46 @@ class Links:
         last_spacer = n + 1
         top[last_spacer] = 0
         first_of_prev = 0
+        colored = problem.colored
         for label, entries in problem.options.items():
-            coded: list[tuple[int, int]] = []
-            has_primary = False
-            for entry in entries:
-                if isinstance(entry, Colored):
-                    c = color_codes.get(entry.color)
-                    if c is None:
-                        c = color_codes[entry.color] = len(color_codes) + 1
-                        t.color_names.append(entry.color)
-                    coded.append((index[entry.item], c))
-                else:
-                    k = index[entry]
-                    has_primary = has_primary or k <= n1
-                    coded.append((k, 0))
-            if not has_primary:
-                skipped.append(label)
+            if colored:
+                ks: list[int] = []
+                cs: list[int] = []
+                for entry in entries:
+                    if isinstance(entry, Colored):
+                        c = color_codes.get(entry.color)
+                        if c is None:
+                            c = color_codes[entry.color] = len(color_codes) + 1
+                            t.color_names.append(entry.color)
+                        ks.append(index[entry.item])
+                        cs.append(c)
+                    else:
+                        ks.append(index[entry])
+                        cs.append(0)
+            else:
+                ks = [index[entry] for entry in entries]
+                cs = [0] * len(ks)
+            if not ks or min(ks) > n1:
+                skipped.append(label)      # no primary item: never chosen
                 continue
             o = len(labels)
             labels.append(label)
             first = len(top)
-            nodes = tuple(range(first, first + len(coded)))
-            for (k, c), x in zip(coded, nodes, strict=True):
-                top.append(k)
-                color.append(c)
+            k_nodes = len(ks)
+            nodes = tuple(range(first, first + k_nodes))
+            # the new nodes: TOP, COLOR, DLINK (each at the bottom of its item's list)
+            top += ks
+            color += cs
+            dlink += ks
+            for k, x in zip(ks, nodes, strict=True):
                 u = ulink[k]
                 ulink.append(u)
-                dlink.append(k)
                 dlink[u] = x
                 ulink[k] = x
                 length[k] += 1
-                row.append(nodes)
-                opt.append(o)
-                size1.append(len(nodes) - 1)
+            row += [nodes] * k_nodes
+            opt += [o] * k_nodes
+            size1 += [k_nodes - 1] * k_nodes
             option_nodes.append(nodes)
             # finish the spacer before this option and add the one after it
             ulink[last_spacer] = first_of_prev
@@ -222,11 +229,16 @@ class Links:
                 os_: list[tuple[int, ...]] = [()] * len(top)
                 oi: list[tuple[int, ...]] = [()] * len(top)
                 for nodes in self.option_nodes:
+                    items = tuple([top[q] for q in nodes])
+                    mixed = max(items) > n1
                     for at, p in enumerate(nodes):
                         others = nodes[at + 1:] + nodes[:at]
-                        op[p] = tuple(q for q in others if top[q] <= n1)
-                        os_[p] = tuple(q for q in others if top[q] > n1)
-                        oi[p] = tuple(top[q] for q in others)
+                        oi[p] = items[at + 1:] + items[:at]
+                        if mixed:
+                            op[p] = tuple([q for q in others if top[q] <= n1])
+                            os_[p] = tuple([q for q in others if top[q] > n1])
+                        else:
+                            op[p] = others
                 tables = (op, os_, oi)
             self._shared["fast"] = tables
         return self._shared["fast"]  # type: ignore[no-any-return]

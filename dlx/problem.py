@@ -140,8 +140,11 @@ class ExactCover:
                     colored = True
                 else:
                     item = entry
-                    _check_hashable(item, f"option {label!r}: item")
-                if item in names:
+                try:
+                    repeated = item in names     # (this also tests that item is hashable)
+                except TypeError:
+                    raise OptionError(f"option {label!r}: item {item!r} is not hashable") from None
+                if repeated:
                     raise RepeatedItemError(f"option {label!r}: item {item!r} appears twice")
                 names.add(item)
                 if item in sec_set:
