@@ -120,44 +120,11 @@ def run(
     )
     ROW, OPT, SIZE1 = links.ROW, links.OPT, links.SIZE1
     labels, names = links.labels, links.item_names
-    colored = links.colored
     budget = -1 if max_nodes is None else max_nodes
 
-    def cover(i: int) -> int:
-        """Cover item i (7.2.2.1-(12)): hide every option in its list, unlink i."""
-        k = 1
-        p = D[i]
-        while p != i:
-            for q in ROW[p]:
-                if q != p:
-                    u = U[q]
-                    d = D[q]
-                    D[u] = d
-                    U[d] = u
-                    LEN[T[q]] -= 1
-            k += SIZE1[p]
-            p = D[p]
-        left = LL[i]
-        right = RL[i]
-        RL[left] = right
-        LL[right] = left
-        return k
-
-    def uncover(i: int) -> None:
-        """Uncover item i (7.2.2.1-(14)): exactly undo cover(i), bottom up."""
-        left = LL[i]
-        right = RL[i]
-        RL[left] = i
-        LL[right] = i
-        p = U[i]
-        while p != i:
-            for q in ROW[p]:
-                if q != p:
-                    U[D[q]] = q
-                    D[U[q]] = q
-                    LEN[T[q]] += 1
-            p = U[p]
-
+    # The general path: Algorithm C's hide', cover', purify and their inverses
+    # (7.2.2.1, Algorithm C).  Without colours every COLOR is 0 and they are
+    # Algorithm X's hide, cover (7.2.2.1-(12)) and uncover (7.2.2.1-(14)).
     def hide_c(p: int) -> int:
         """Hide option p, leaving purified nodes (COLOR < 0) alone (Algorithm C's hide')."""
         k = 0
@@ -275,10 +242,8 @@ def run(
                 p = U[p]
 
         cover_item, uncover_item = cover_f, uncover_f
-    elif colored:
-        cover_item, uncover_item = cover_c, uncover_c
     else:
-        cover_item, uncover_item = cover, uncover
+        cover_item, uncover_item = cover_c, uncover_c
 
     def choose_mrv() -> int:
         """Minimum remaining values: the first item of shortest list."""
