@@ -745,12 +745,7 @@ def _parse_lines(lines: list[tuple[int, str]], box: tuple[int, int] | None,
     if not content:
         last = lines[-1][0] if lines else 1
         raise SudokuFormatError("no puzzle found (empty input)", last)
-    expect: int | None = None
-    if shape is not None:
-        expect = shape.size
-    elif box is not None:
-        br, bc = _check_box(box, None)
-        expect = br * bc
+    expect = _expected_size(shape, box)
     numbers = _numbers_mode([t for _, toks in content for _, t in toks], expect)
     # cells: (value text, line, column, value or None); per-line cell counts
     cells: list[tuple[int, int, int]] = []   # (value, line, column)
@@ -1321,15 +1316,20 @@ def _core_table(shape: Shape) -> Any:
     return core
 
 
+def _expected_size(shape: Shape | None, box: tuple[int, int] | None) -> int | None:
+    """The grid size that ``shape`` or ``box`` fixes, or None when the cells must tell."""
+    if shape is not None:
+        return shape.size
+    if box is not None:
+        br, bc = _check_box(box, None)
+        return br * bc
+    return None
+
+
 def _group_puzzles(puzzles: Iterable[PuzzleLike], box: tuple[int, int] | None,
                    shape: Shape | None) -> tuple[int, list[_Group]]:
     """Sort the puzzles by shape, with one-line text taking a fast path (no Grid)."""
-    expect: int | None = None
-    if shape is not None:
-        expect = shape.size
-    elif box is not None:
-        br, bc = _check_box(box, None)
-        expect = br * bc
+    expect = _expected_size(shape, box)
     groups: dict[Shape, _Group] = {}
     by_size: dict[int, _Group] = {}         # fast path: text of N*N characters
     total = 0
@@ -1669,12 +1669,7 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
     """
     if isinstance(source, str):
         source = source.splitlines(keepends=True)
-    expect: int | None = None
-    if shape is not None:
-        expect = shape.size
-    elif box is not None:
-        br, bc = _check_box(box, None)
-        expect = br * bc
+    expect = _expected_size(shape, box)
     shapes: dict[int, Shape] = {}   # size -> standard shape, for one-line puzzles
     block: list[tuple[int, str]] = []
     want = 0      # rows the current block needs

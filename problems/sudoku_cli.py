@@ -331,16 +331,7 @@ def _answer_from(command: str, grid: sudoku.Grid, outcome: sudoku.Outcome,
         word = outcome.verdict.value  # type: ignore[union-attr]
         return _Answer(word, word, word)
     if command == "count":
-        if not legal:
-            verdict: str | None = sudoku.Verdict.ILLEGAL.value
-        elif n == 0:
-            verdict = sudoku.Verdict.IMPOSSIBLE.value
-        elif n >= 2:
-            verdict = sudoku.Verdict.AMBIGUOUS.value
-        elif args.limit is None or args.limit >= 2:
-            verdict = sudoku.Verdict.UNIQUE.value
-        else:
-            verdict = None
+        verdict = _count_verdict(legal, n, args.limit)
         return _Answer(str(n), n, verdict, outcome=verdict or "counted")
     solution = outcome.solution
     solved = None
@@ -366,6 +357,19 @@ def _answer_from(command: str, grid: sudoku.Grid, outcome: sudoku.Outcome,
     return _Answer(solution, solution, None, outcome="solved", grid=solved)
 
 
+def _count_verdict(legal: bool, n: int, limit: int | None) -> str | None:
+    """The verdict a count implies (None when a limit of 1 leaves Unique unproven)."""
+    if not legal:
+        return sudoku.Verdict.ILLEGAL.value
+    if n == 0:
+        return sudoku.Verdict.IMPOSSIBLE.value
+    if n >= 2:
+        return sudoku.Verdict.AMBIGUOUS.value
+    if limit is None or limit >= 2:
+        return sudoku.Verdict.UNIQUE.value
+    return None
+
+
 def _answer(command: str, grid: sudoku.Grid, args: argparse.Namespace, stats: dlx.Stats,
             tally: _Tally) -> _Answer:
     budget = args.max_nodes
@@ -375,16 +379,7 @@ def _answer(command: str, grid: sudoku.Grid, args: argparse.Namespace, stats: dl
     legal = sudoku.is_legal(grid)
     if command == "count":
         n = sudoku.count(grid, limit=args.limit, max_nodes=budget, stats=stats)
-        if not legal:
-            verdict: str | None = sudoku.Verdict.ILLEGAL.value
-        elif n == 0:
-            verdict = sudoku.Verdict.IMPOSSIBLE.value
-        elif n >= 2:
-            verdict = sudoku.Verdict.AMBIGUOUS.value
-        elif args.limit is None or args.limit >= 2:
-            verdict = sudoku.Verdict.UNIQUE.value
-        else:
-            verdict = None
+        verdict = _count_verdict(legal, n, args.limit)
         return _Answer(str(n), n, verdict, outcome=verdict or "counted")
     if command == "score":
         best = sudoku.max_score(grid, max_nodes=budget, stats=stats)
