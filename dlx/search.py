@@ -121,6 +121,7 @@ def run(
     ROW, OPT, SIZE1 = links.ROW, links.OPT, links.SIZE1
     labels, names = links.labels, links.item_names
     budget = -1 if max_nodes is None else max_nodes
+    N1 = links.N1
 
     # The general path: Algorithm C's hide', cover', purify and their inverses
     # (7.2.2.1, Algorithm C).  Without colours every COLOR is 0 and they are
@@ -201,6 +202,10 @@ def run(
     if fast is not None:
         OP, OS, OI = fast
 
+        # Z[0] counts the uncovered primary items whose list is empty, as the C core
+        # does: MRV can then stop at the first item of length 1 (the same choice).
+        Z = [sum(1 for j in links.active_items() if LEN[j] == 0)]
+
         def cover_f(i: int) -> int:
             """cover(i) on the fast path: the same unlinks as cover(i)."""
             k = 1
@@ -211,7 +216,11 @@ def run(
                     d = D[q]
                     D[u] = d
                     U[d] = u
-                    LEN[T[q]] -= 1
+                    t = T[q]
+                    n = LEN[t] - 1
+                    LEN[t] = n
+                    if not n:
+                        Z[0] += 1
                 for q in OS[p]:
                     u = U[q]
                     d = D[q]
@@ -223,6 +232,8 @@ def run(
             right = RL[i]
             RL[left] = right
             LL[right] = left
+            if i <= N1 and not LEN[i]:
+                Z[0] -= 1
             return k
 
         def uncover_f(i: int) -> None:
@@ -230,16 +241,39 @@ def run(
             right = RL[i]
             RL[left] = i
             LL[right] = i
+            if i <= N1 and not LEN[i]:
+                Z[0] += 1
             p = U[i]
             while p != i:
                 for q in OP[p]:
                     U[D[q]] = q
                     D[U[q]] = q
-                    LEN[T[q]] += 1
+                    t = T[q]
+                    n = LEN[t]
+                    LEN[t] = n + 1
+                    if not n:
+                        Z[0] -= 1
                 for q in OS[p]:
                     U[D[q]] = q
                     D[U[q]] = q
                 p = U[p]
+
+        def choose_fast() -> int:
+            """MRV with the empty-item count: 0 (a dead end) when some item is empty,
+            else the first item of shortest list, stopping at the first of length 1."""
+            if Z[0]:
+                return 0
+            i = j = RL[0]
+            s = LEN[j]
+            while s > 1:
+                j = RL[j]
+                if j == 0:
+                    break
+                t = LEN[j]
+                if t < s:
+                    s = t
+                    i = j
+            return i
 
         cover_item, uncover_item = cover_f, uncover_f
     else:
@@ -271,7 +305,7 @@ def run(
         return 0
 
     if heuristic is None or heuristic == "mrv":
-        choose = choose_mrv
+        choose = choose_mrv if fast is None else choose_fast
     elif heuristic == "first":
         def choose() -> int:
             return empty_item() or RL[0]
@@ -290,7 +324,6 @@ def run(
     else:
         raise ExactCoverError(f"unknown heuristic {heuristic!r}: use 'mrv', 'first' or a callable")
 
-    N1 = links.N1
     x = [0] * (N1 + 1)        # x[l]: the node of the option tried at level l
     rows: list[tuple[int, ...]] = [()] * (N1 + 1)  # the other nodes of x[l], in commit order
     lens = [0] * (N1 + 1)     # (trace) the chosen item's list length at level l
