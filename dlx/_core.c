@@ -286,6 +286,10 @@ static PyTypeObject Table_Type = {
 /* ----------------------------------------------------------------- Search */
 
 typedef struct {
+    int u, d, top;           /* ULINK, DLINK, TOP of one node */
+} Node;
+
+typedef struct {
     PyObject_HEAD
     TableObject *table;
     PyObject *labels;        /* tuple: option index -> label */
@@ -293,10 +297,13 @@ typedef struct {
     PyObject *stats;         /* a dlx.Stats (or any object) or NULL */
     /* sizes and static arrays (borrowed from table) */
     int N1, N, colored, mode, heuristic, bb, integral;
-    const int *TOP, *OPT;
+    const int *OPT;
     /* dynamic arrays (own copies, one block) */
     int *block;
-    int *LL, *RL, *U, *D, *LEN, *COL;
+    int *LL, *RL, *LEN;
+    Node *nd;                /* M nodes (TOP copied in, next to the links) */
+    int *COL;                /* M: COLOR (in block) */
+    int *OF, *OL;            /* M: first and last node of node x's option (in block) */
     int *x;                  /* x[l]: node of the option tried at level l; N1+1 */
     long long *profile;      /* N1+2 */
     int plen;
@@ -319,172 +326,201 @@ typedef struct {
 
 static PyTypeObject Search_Type;
 
+/* The inner loop's view of the dynamic state, held in locals of run_core (so the
+   compiler keeps the pointers and the zeros counter in registers: stores through
+   the link arrays cannot alias them).  Node: ULINK, DLINK, TOP and COLOR of one
+   node side by side, so walking an option reads one stream of memory. */
+typedef struct {
+    Node *nd;
+    int *LEN, *LL, *RL, *COL;
+    const int *OF, *OL;
+    int N1;
+    int zeros;
+} Ctx;
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* Hide option p (7.2.2.1-(13)), leaving purified nodes (COLOR < 0) alone, as
-   Algorithm C's hide'.  Walks the option cyclically from p+1, Knuth's way. */
-static inline long long
-hide(SearchObject *S, int p)
+   Algorithm C's hide'.  Walks the option cyclically from p+1, Knuth's way.
+   `colored` is a compile-time constant: run_core is instantiated twice. */
+ALWAYS_INLINE long long
+hide(Ctx *c, int p, const int colored)
 {
-    int *U = S->U, *D = S->D, *LEN = S->LEN, *COL = S->COL;
-    const int *TOP = S->TOP;
+    Node *restrict nd = c->nd;
+    int *restrict LEN = c->LEN;
+    const int N1 = c->N1;
+    int zeros = c->zeros;
     long long k = 0;
-    int q = p + 1;
-    if (!S->colored) {          /* the same loop without reading COLOR */
-        while (q != p) {
-            int t = TOP[q];
-            if (t <= 0) {
-                q = U[q];
-                continue;
-            }
-            int u = U[q], d = D[q];
-            D[u] = d;
-            U[d] = u;
-            if (--LEN[t] == 0 && t <= S->N1)
-                S->zeros++;
-            k++;
-            q++;
+    if (!colored) {
+        /* The same cyclic walk from p+1, with the spacer jump done by a
+           conditional move: the trip count is the option's length, so the loop
+           branch stays predictable. */
+        const int f = c->OF[p], l = c->OL[p], n = l - f;
+        int q = p;
+        for (int j = 0; j < n; j++) {
+            q = q == l ? f : q + 1;
+            int t = nd[q].top;
+            int u = nd[q].u, d = nd[q].d;
+            nd[u].d = d;
+            nd[d].u = u;
+            if (--LEN[t] == 0 && t <= N1)
+                zeros++;
         }
-        return k;
+        c->zeros = zeros;
+        return n;
     }
+    int q = p + 1;
     while (q != p) {
-        int t = TOP[q];
+        int t = nd[q].top;
         if (t <= 0) {
-            q = U[q];
+            q = nd[q].u;
             continue;
         }
-        if (COL[q] >= 0) {
-            int u = U[q], d = D[q];
-            D[u] = d;
-            U[d] = u;
-            if (--LEN[t] == 0 && t <= S->N1)
-                S->zeros++;
+        if (!colored || c->COL[q] >= 0) {
+            int u = nd[q].u, d = nd[q].d;
+            nd[u].d = d;
+            nd[d].u = u;
+            if (--LEN[t] == 0 && t <= N1)
+                zeros++;
             k++;
         }
         q++;
     }
+    c->zeros = zeros;
     return k;
 }
 
 /* Unhide option p (7.2.2.1-(15)), right to left. */
-static inline void
-unhide(SearchObject *S, int p)
+ALWAYS_INLINE void
+unhide(Ctx *c, int p, const int colored)
 {
-    int *U = S->U, *D = S->D, *LEN = S->LEN, *COL = S->COL;
-    const int *TOP = S->TOP;
-    int q = p - 1;
-    if (!S->colored) {
-        while (q != p) {
-            int t = TOP[q];
-            if (t <= 0) {
-                q = D[q];
-                continue;
-            }
-            int u = U[q], d = D[q];
-            D[u] = q;
-            U[d] = q;
-            if (LEN[t]++ == 0 && t <= S->N1)
-                S->zeros--;
-            q--;
+    Node *restrict nd = c->nd;
+    int *restrict LEN = c->LEN;
+    const int N1 = c->N1;
+    int zeros = c->zeros;
+    if (!colored) {
+        const int f = c->OF[p], l = c->OL[p], n = l - f;
+        int q = p;
+        for (int j = 0; j < n; j++) {
+            q = q == f ? l : q - 1;
+            int t = nd[q].top;
+            int u = nd[q].u, d = nd[q].d;
+            nd[u].d = q;
+            nd[d].u = q;
+            if (LEN[t]++ == 0 && t <= N1)
+                zeros--;
         }
+        c->zeros = zeros;
         return;
     }
+    int q = p - 1;
     while (q != p) {
-        int t = TOP[q];
+        int t = nd[q].top;
         if (t <= 0) {
-            q = D[q];
+            q = nd[q].d;
             continue;
         }
-        if (COL[q] >= 0) {
-            int u = U[q], d = D[q];
-            D[u] = q;
-            U[d] = q;
-            if (LEN[t]++ == 0 && t <= S->N1)
-                S->zeros--;
+        if (!colored || c->COL[q] >= 0) {
+            int u = nd[q].u, d = nd[q].d;
+            nd[u].d = q;
+            nd[d].u = q;
+            if (LEN[t]++ == 0 && t <= N1)
+                zeros--;
         }
         q--;
     }
+    c->zeros = zeros;
 }
 
 /* Cover item i (7.2.2.1-(12)); returns the updates (1 + nodes hidden). */
-static inline long long
-cover(SearchObject *S, int i)
+ALWAYS_INLINE long long
+cover(Ctx *c, int i, const int colored)
 {
-    int *D = S->D, *LL = S->LL, *RL = S->RL;
+    Node *nd = c->nd;
     long long k = 1;
-    for (int p = D[i]; p != i; p = D[p])
-        k += hide(S, p);
-    int l = LL[i], r = RL[i];
-    RL[l] = r;
-    LL[r] = l;
-    if (S->LEN[i] == 0 && i <= S->N1)
-        S->zeros--;
+    for (int p = nd[i].d; p != i; p = nd[p].d)
+        k += hide(c, p, colored);
+    int l = c->LL[i], r = c->RL[i];
+    c->RL[l] = r;
+    c->LL[r] = l;
+    if (c->LEN[i] == 0 && i <= c->N1)
+        c->zeros--;
     return k;
 }
 
 /* Uncover item i (7.2.2.1-(14)): exactly undo cover(i), bottom up. */
-static inline void
-uncover(SearchObject *S, int i)
+ALWAYS_INLINE void
+uncover(Ctx *c, int i, const int colored)
 {
-    int *U = S->U, *LL = S->LL, *RL = S->RL;
-    int l = LL[i], r = RL[i];
-    RL[l] = i;
-    LL[r] = i;
-    if (S->LEN[i] == 0 && i <= S->N1)
-        S->zeros++;
-    for (int p = U[i]; p != i; p = U[p])
-        unhide(S, p);
+    Node *nd = c->nd;
+    int l = c->LL[i], r = c->RL[i];
+    c->RL[l] = i;
+    c->LL[r] = i;
+    if (c->LEN[i] == 0 && i <= c->N1)
+        c->zeros++;
+    for (int p = nd[i].u; p != i; p = nd[p].u)
+        unhide(c, p, colored);
 }
 
 /* Keep only the options that agree with node p's colour on its item (Algorithm C). */
 static inline long long
-purify(SearchObject *S, int p)
+purify(Ctx *c, int p)
 {
-    int *D = S->D, *COL = S->COL;
-    int c = COL[p], i = S->TOP[p];
+    Node *nd = c->nd;
+    int *COL = c->COL;
+    int cc = COL[p], i = nd[p].top;
     long long k = 0;
-    for (int q = D[i]; q != i; q = D[q]) {
-        if (COL[q] == c)
+    for (int q = nd[i].d; q != i; q = nd[q].d) {
+        if (COL[q] == cc)
             COL[q] = -1;
         else
-            k += hide(S, q);
+            k += hide(c, q, 1);
     }
     return k;
 }
 
 static inline void
-unpurify(SearchObject *S, int p)
+unpurify(Ctx *c, int p)
 {
-    int *U = S->U, *COL = S->COL;
-    int c = COL[p], i = S->TOP[p];
-    for (int q = U[i]; q != i; q = U[q]) {
+    Node *nd = c->nd;
+    int *COL = c->COL;
+    int cc = COL[p], i = nd[p].top;
+    for (int q = nd[i].u; q != i; q = nd[q].u) {
         if (COL[q] < 0)
-            COL[q] = c;
+            COL[q] = cc;
         else
-            unhide(S, q);
+            unhide(c, q, 1);
     }
 }
 
 /* Commit node q of the option being tried (Algorithm C): cover its item when q
    has no colour, purify it when it has one; a node already purified (COLOR < 0)
-   needs nothing. */
-static inline long long
-commit(SearchObject *S, int q)
+   needs nothing.  Without colours, every node is covered. */
+ALWAYS_INLINE long long
+commit(Ctx *c, int q, const int colored)
 {
-    int c = S->COL[q];
-    if (c == 0)
-        return cover(S, S->TOP[q]);
-    if (c > 0)
-        return purify(S, q);
+    if (!colored)
+        return cover(c, c->nd[q].top, 0);
+    int cc = c->COL[q];
+    if (cc == 0)
+        return cover(c, c->nd[q].top, 1);
+    if (cc > 0)
+        return purify(c, q);
     return 0;
 }
 
-static inline void
-uncommit(SearchObject *S, int q)
+ALWAYS_INLINE void
+uncommit(Ctx *c, int q, const int colored)
 {
-    int c = S->COL[q];
-    if (c == 0)
-        uncover(S, S->TOP[q]);
-    else if (c > 0)
-        unpurify(S, q);
+    if (!colored) {
+        uncover(c, c->nd[q].top, 0);
+        return;
+    }
+    int cc = c->COL[q];
+    if (cc == 0)
+        uncover(c, c->nd[q].top, 1);
+    else if (cc > 0)
+        unpurify(c, q);
 }
 
 /* Minimum remaining values: the first item of shortest list, as in dlx.search.
@@ -513,12 +549,13 @@ choose_mrv(const int *RL, const int *LEN)
 static double
 optimistic(SearchObject *S)
 {
-    const int *RL = S->RL, *D = S->D;
+    const int *RL = S->RL;
+    const Node *nd = S->nd;
     const double *ratio = S->ratio;
     double total = 0.0;
     for (int j = RL[0]; j != 0; j = RL[j]) {
         double m = -INFINITY;
-        for (int p = D[j]; p != j; p = D[p])
+        for (int p = nd[j].d; p != j; p = nd[p].d)
             if (ratio[p] > m)
                 m = ratio[p];
         total += m;
@@ -529,11 +566,13 @@ optimistic(SearchObject *S)
 /* THE loop, resumable.  Runs without touching Python objects (the caller may
    have released the GIL) until a solution to report, the end, the budget, or a
    check point; saves its state in S and says why it stopped. */
-static int
-run_core(SearchObject *S)
+ALWAYS_INLINE int
+run_core_impl(SearchObject *S, const int colored)
 {
-    int *RL = S->RL, *D = S->D, *LEN = S->LEN, *x = S->x;
-    const int *TOP = S->TOP, *OPT = S->OPT;
+    Ctx c = {S->nd, S->LEN, S->LL, S->RL, S->COL, S->OF, S->OL, S->N1, S->zeros};
+    Node *nd = S->nd;
+    int *RL = S->RL, *LEN = S->LEN, *x = S->x;
+    const int *OPT = S->OPT;
     int level = S->level, i = S->i, xl, q;
     long long nodes = S->nodes, updates = S->updates;
     const long long budget = S->budget, pause_at = S->pause_at;
@@ -571,7 +610,7 @@ enter:
        uncovered primary item with no option left makes this a dead end (MRV would
        choose it and find it dead; dlx.search does the same).  The counter of such
        items gives that answer without scanning the item list. */
-    if (S->zeros > 0)
+    if (c.zeros > 0)
         goto leave;
     if (S->heuristic) {
         i = RL[0];
@@ -593,8 +632,8 @@ enter:
         goto save;
     }
     /* X4: cover i */
-    updates += cover(S, i);
-    x[level] = D[i];
+    updates += cover(&c, i, colored);
+    x[level] = nd[i].d;
     goto try_;
 
 leave:
@@ -606,23 +645,23 @@ leave:
     level--;
     /* X6: try again: undo x_l (other items right to left), next option */
     xl = x[level];
-    i = TOP[xl];
+    i = nd[xl].top;
     q = xl - 1;
     while (q != xl) {
-        if (TOP[q] <= 0) {
-            q = D[q];
+        if (nd[q].top <= 0) {
+            q = nd[q].d;
             continue;
         }
-        uncommit(S, q);
+        uncommit(&c, q, colored);
         q--;
     }
-    x[level] = D[xl];
+    x[level] = nd[xl].d;
 
 try_:
     xl = x[level];
     if (xl == i) {
         /* X7: backtrack: every option of i has been tried */
-        uncover(S, i);
+        uncover(&c, i, colored);
         goto leave;
     }
     /* X5: try x_l */
@@ -653,11 +692,11 @@ x5_commit:
         S->profile[level + 1]++;
     q = xl + 1;
     while (q != xl) {
-        if (TOP[q] <= 0) {
-            q = S->U[q];
+        if (nd[q].top <= 0) {
+            q = nd[q].u;
             continue;
         }
-        updates += commit(S, q);
+        updates += commit(&c, q, colored);
         q++;
     }
     if (bb)
@@ -670,7 +709,26 @@ save:
     S->i = i;
     S->nodes = nodes;
     S->updates = updates;
+    S->zeros = c.zeros;
     return r;
+}
+
+static int __attribute__((noinline))
+run_core_plain(SearchObject *S)
+{
+    return run_core_impl(S, 0);
+}
+
+static int __attribute__((noinline))
+run_core_colored(SearchObject *S)
+{
+    return run_core_impl(S, 1);
+}
+
+static int
+run_core(SearchObject *S)
+{
+    return S->colored ? run_core_colored(S) : run_core_plain(S);
 }
 
 /* Write nodes, updates, solutions and profile into the stats object. */
@@ -921,31 +979,50 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     S->mode = mode;
     S->heuristic = heuristic;
     S->integral = integral;
-    S->TOP = t->TOP;
     S->OPT = t->OPT;
     size_t total = 3 * (size_t)(N + 2) + 3 * (size_t)M + 2 * (size_t)(N1 + 1);
     total += total & 1;    /* keep the long long profile 8-byte aligned */
     size_t profile_bytes = (size_t)(N1 + 2) * sizeof(long long);
     S->block = (int *)PyMem_Malloc(total * sizeof(int) + profile_bytes);
-    if (S->block == NULL) {
+    S->nd = (Node *)PyMem_Malloc((size_t)M * sizeof(Node));
+    if (S->block == NULL || S->nd == NULL) {
         Py_DECREF(S);
         return PyErr_NoMemory();
     }
     S->LL = S->block;
     S->RL = S->LL + (N + 2);
     S->LEN = S->RL + (N + 2);
-    S->U = S->LEN + (N + 2);
-    S->D = S->U + M;
-    S->COL = S->D + M;
-    S->x = S->COL + M;
+    S->COL = S->LEN + (N + 2);
+    S->OF = S->COL + M;
+    S->OL = S->OF + M;
+    S->x = S->OL + M;
     S->best_x = S->x + (N1 + 1);
     S->profile = (long long *)(S->block + total);
     memcpy(S->LL, t->LL, (size_t)(N + 2) * sizeof(int));
     memcpy(S->RL, t->RL, (size_t)(N + 2) * sizeof(int));
     memcpy(S->LEN, t->LEN, (size_t)(N + 2) * sizeof(int));
-    memcpy(S->U, t->U, (size_t)M * sizeof(int));
-    memcpy(S->D, t->D, (size_t)M * sizeof(int));
+    for (int k = 0; k < M; k++) {
+        S->nd[k].u = t->U[k];
+        S->nd[k].d = t->D[k];
+        S->nd[k].top = t->TOP[k];
+    }
     memcpy(S->COL, t->COL, (size_t)M * sizeof(int));
+    for (int k = 0, first = 0; k < M; k++) {
+        if (t->TOP[k] <= 0) {
+            first = k + 1;
+            S->OF[k] = k;
+        }
+        else
+            S->OF[k] = first;
+    }
+    for (int k = M - 1, last = M - 1; k >= 0; k--) {
+        if (t->TOP[k] <= 0) {
+            last = k - 1;
+            S->OL[k] = k;
+        }
+        else
+            S->OL[k] = last;
+    }
     memset(S->x, 0, (size_t)(N1 + 1) * sizeof(int));
     S->zeros = 0;
     for (int k = 1; k <= N1; k++)
@@ -1021,6 +1098,7 @@ Search_dealloc(SearchObject *S)
     Search_clear(S);
     Py_XDECREF(S->table);
     PyMem_Free(S->block);
+    PyMem_Free(S->nd);
     PyMem_Free(S->dblock);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
