@@ -258,32 +258,24 @@ def run(
                     D[U[q]] = q
                 p = U[p]
 
-        def choose_fast() -> int:
-            """MRV with the empty-item count: 0 (a dead end) when some item is empty,
-            else the first item of shortest list, stopping at the first of length 1."""
-            if Z[0]:
-                return 0
-            i = j = RL[0]
-            s = LEN[j]
-            while s > 1:
-                j = RL[j]
-                if j == 0:
-                    break
-                t = LEN[j]
-                if t < s:
-                    s = t
-                    i = j
-            return i
-
         cover_item, uncover_item = cover_f, uncover_f
     else:
         cover_item, uncover_item = cover_c, uncover_c
 
+    if fast is None:
+        Z = [0]
+    # With the empty-item count (fast path), no item is shorter than 1 once Z[0] is 0,
+    # so the scan may stop at the first item of length 1: the same choice.
+    least = 0 if fast is None else 1
+
     def choose_mrv() -> int:
-        """Minimum remaining values: the first item of shortest list."""
+        """Minimum remaining values: the first item of shortest list (0, a dead end,
+        when the fast path already knows some item is empty)."""
+        if Z[0]:
+            return 0
         i = j = RL[0]
         s = LEN[j]
-        while s:
+        while s > least:
             j = RL[j]
             if j == 0:
                 break
@@ -305,7 +297,7 @@ def run(
         return 0
 
     if heuristic is None or heuristic == "mrv":
-        choose = choose_mrv if fast is None else choose_fast
+        choose = choose_mrv
     elif heuristic == "first":
         def choose() -> int:
             return empty_item() or RL[0]
