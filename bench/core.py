@@ -39,8 +39,6 @@ peer anywhere.
 from __future__ import annotations
 
 import argparse
-import inspect
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -58,20 +56,9 @@ import dlx  # noqa: E402
 OURS = "ours (c)"
 PEERS = ("exact_cover", "xcover", "exact_cover_py")
 
-try:
-    from problems import queens as queens_mod
-except Exception:  # being written by others: fall back to common.py's rows
-    queens_mod = None
-try:
-    from problems import polyominoes
-except Exception as exc:
-    polyominoes = None
-    POLY_WHY = f"{type(exc).__name__}: {exc}"
-try:
-    from problems import sudoku as sudoku_mod
-except Exception as exc:
-    sudoku_mod = None
-    SUDOKU_WHY = f"{type(exc).__name__}: {exc}"
+from problems import polyominoes  # noqa: E402
+from problems import queens as queens_mod  # noqa: E402
+from problems import sudoku as sudoku_mod  # noqa: E402
 
 SUDOKU_SETS = [  # (name, file, take every k-th line)
     ("17-clue", "tdoku_17_clue_sample2000.txt", 2),
@@ -85,10 +72,7 @@ PENTOMINO_COUNTS = {(10, 6): 2339, (20, 3): 2}
 
 
 def queens_problem(n: int) -> dlx.ExactCover:
-    if queens_mod is not None:
-        return queens_mod.encode(n)
-    options, secondary = common.as_options(*common.queens_rows(n))
-    return dlx.ExactCover(options, secondary=secondary)
+    return queens_mod.encode(n)
 
 
 def ours_matrix(path, engine="c") -> int:
@@ -97,97 +81,27 @@ def ours_matrix(path, engine="c") -> int:
     return dlx.count(dlx.ExactCover(options, secondary=secondary), engine=engine)
 
 
-def _with_engine(name: str):
-    """problems.sudoku's function ``name`` if it exists and takes ``engine=``, else None."""
-    fn = getattr(sudoku_mod, name, None)
-    if not callable(fn):
-        return None
-    try:
-        return fn if "engine" in inspect.signature(fn).parameters else None
-    except (TypeError, ValueError):
-        return None
-
-
 class SudokuSide:
-    """Our Sudoku runs, through problems.sudoku's fastest path that exists.
+    """Our Sudoku runs: ``problems.sudoku.solve_lines`` (first solution of each line) and
+    ``problems.sudoku.batch(lines, 2)`` (count up to 2 and the first solution), both on
+    one prepared matrix per shape with the C core, per puzzle with the pure engine."""
 
-    Solve: ``solve_lines(lines, engine=...)`` (its batch path: one prepared matrix per shape,
-    givens placed by the core), else ``solve_many``, else ``solve`` per puzzle. Solve and
-    uniqueness: ``batch(lines, 2, engine=...)`` (count up to 2 and the first solution per
-    puzzle), else ``solve_lines(unique=True)``, else ``solutions(puzzle, limit=2)`` per
-    puzzle. Without problems.sudoku: ``common.sudoku_rows`` and ``dlx.first`` /
-    ``dlx.solutions(limit=2)``. ``how`` and ``how_unique`` say which was used.
-    """
+    how = "problems.sudoku.solve_lines(lines, engine=...)"
+    how_unique = "problems.sudoku.batch(lines, 2, engine=...)"
 
     def __init__(self, engine: str):
         self.engine = engine
-        self.solve_fn = self.unique_fn = None
-        if sudoku_mod is None:
-            self.how = f"common.sudoku_rows + dlx.first (problems.sudoku: {SUDOKU_WHY})"
-            self.how_unique = "common.sudoku_rows + dlx.solutions(limit=2)"
-            return
-        for name in ("solve_lines", "solve_many"):
-            if _with_engine(name):
-                self.solve_fn, self.how = name, f"problems.sudoku.{name}(lines, engine=...)"
-                break
-        else:
-            self.how = "problems.sudoku.solve(line) per puzzle"
-        if _with_engine("batch"):
-            self.unique_fn, self.how_unique = "batch", "problems.sudoku.batch(lines, 2, engine=...)"
-        elif _with_engine("solve_lines"):
-            self.unique_fn = "solve_lines"
-            self.how_unique = "problems.sudoku.solve_lines(lines, unique=True, engine=...)"
-        else:
-            self.how_unique = "problems.sudoku.solutions(line, limit=2) per puzzle"
-
-    def _env(self):
-        os.environ["DLX_ENGINE"] = self.engine  # for the functions without engine=
 
     def solve(self, path):
-        """(puzzles, first solution of each: a Grid, a str or None)."""
-        self._env()
+        """(puzzles, first solution of each: a str or None)."""
         puzzles = common.load_sudoku(path)
-        if sudoku_mod is None:
-            out = []
-            for q in puzzles:
-                rows, labels, _ = common.sudoku_rows(q)
-                index = {lab: i for i, lab in enumerate(labels)}
-                sol = dlx.first(dlx.ExactCover(dict(zip(labels, rows, strict=True))),
-                                engine=self.engine)
-                out.append(None if sol is None else
-                           common.sudoku_decode(labels, [index[x] for x in sol]))
-            return puzzles, out
-        if self.solve_fn:
-            return puzzles, getattr(sudoku_mod, self.solve_fn)(puzzles, engine=self.engine)
-        return puzzles, [sudoku_mod.solve(q) for q in puzzles]
+        return puzzles, sudoku_mod.solve_lines(puzzles, engine=self.engine)
 
     def unique(self, path):
         """(puzzles, (solutions found up to 2 or None if unknown, first solution) of each)."""
-        self._env()
         puzzles = common.load_sudoku(path)
-        if sudoku_mod is None:
-            out = []
-            for q in puzzles:
-                rows, labels, _ = common.sudoku_rows(q)
-                index = {lab: i for i, lab in enumerate(labels)}
-                sols = list(dlx.solutions(dlx.ExactCover(dict(zip(labels, rows, strict=True))),
-                                          limit=2, engine=self.engine))
-                out.append((len(sols), sols and common.sudoku_decode(
-                    labels, [index[x] for x in sols[0]])))
-            return puzzles, out
-        if self.unique_fn == "batch":  # Outcome.found (earlier versions: .count)
-            outcomes = sudoku_mod.batch(puzzles, 2, engine=self.engine)
-            name = "found" if "found" in getattr(type(outcomes[0]), "_fields", ("found",)) \
-                else "count"
-            return puzzles, [(getattr(o, name), o.solution) for o in outcomes]
-        if self.unique_fn == "solve_lines":  # None unless exactly one solution
-            return puzzles, [(1, t) if t else (None, None) for t in
-                             sudoku_mod.solve_lines(puzzles, unique=True, engine=self.engine)]
-        out = []
-        for q in puzzles:
-            sols = list(sudoku_mod.solutions(q, limit=2))
-            out.append((len(sols), sols and sols[0]))
-        return puzzles, out
+        outcomes = sudoku_mod.batch(puzzles, 2, engine=self.engine)
+        return puzzles, [(o.found, o.solution) for o in outcomes]
 
     @staticmethod
     def check_solved(raw) -> int:
@@ -270,23 +184,17 @@ def main(argv=None) -> int:
         for n in ((9, 10) if ns.quick else (12, 13)):
             path = d / f"queens{n}.json"
             harness.write_problem_matrix(queens_problem(n), path)
-            if queens_mod is not None:
-                ours = Ours(OURS, lambda n=n: queens_mod.count(n, engine="c"))
-            else:
-                ours = Ours(OURS, lambda n=n: dlx.count(queens_problem(n), engine="c"))
+            ours = Ours(OURS, lambda n=n: queens_mod.count(n, engine="c"))
             bench.measure(f"queens {n}", [ours, *peers("matrix", path)],
                           common.QUEENS_COUNTS[n])
 
         w, h = (20, 3) if ns.quick else (10, 6)
         pento = f"pentominoes {h}x{w}"
-        if polyominoes is not None:
-            path = d / "pento.json"
-            harness.write_problem_matrix(polyominoes.encode(w, h, reduce=True), path)
-            bench.measure(pento, [Ours(OURS, lambda: polyominoes.count(w, h, reduce=True,
-                                                                        engine="c")),
-                                  *peers("matrix", path)], PENTOMINO_COUNTS[(w, h)])
-        else:
-            bench.notes.append(f"{pento}: not measured ({POLY_WHY}).")
+        path = d / "pento.json"
+        harness.write_problem_matrix(polyominoes.encode(w, h, reduce=True), path)
+        bench.measure(pento, [Ours(OURS, lambda: polyominoes.count(w, h, reduce=True,
+                                                                    engine="c")),
+                              *peers("matrix", path)], PENTOMINO_COUNTS[(w, h)])
 
         path = d / "planted.json"
         expected, desc = planted_instance(path, ns.quick)
@@ -305,7 +213,7 @@ def main(argv=None) -> int:
                                 sudoku_side.check_unique),
                            *peers("sudoku_unique", path, n)], n, items=n)
         bench.notes.append(f"Our Sudoku side: solve = {sudoku_side.how}; unique = "
-                           f"{sudoku_side.how_unique}; engine 'c' (also DLX_ENGINE=c). The "
+                           f"{sudoku_side.how_unique}; engine 'c'. The "
                            "peers: common.sudoku_rows per puzzle, then their exact-cover API.")
     finally:
         bench.close()

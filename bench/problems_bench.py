@@ -42,37 +42,19 @@ import dlx  # noqa: E402
 
 PY, C = "ours (python)", "ours (c)"
 
-try:
-    from problems import queens as queens_mod
-except Exception as exc:  # being written by others: fall back to common.py's rows
-    queens_mod = None
-    QUEENS_WHY = f"{type(exc).__name__}: {exc}"
-try:
-    from problems import polyominoes
-except Exception as exc:
-    polyominoes = None
-    POLY_WHY = f"{type(exc).__name__}: {exc}"
-try:
-    from problems import dominoes
-except Exception as exc:
-    dominoes = None
-    DOM_WHY = f"{type(exc).__name__}: {exc}"
+from problems import dominoes, polyominoes  # noqa: E402
+from problems import queens as queens_mod  # noqa: E402
 
 DOMINO_COUNTS = {(4, 4): 36, (6, 6): 6728, (6, 8): 167089, (8, 8): 12988816}
 PENTOMINO_COUNTS = {(10, 6): 2339, (12, 5): 1010, (15, 4): 368, (20, 3): 2}  # X restricted
 
 
 def queens_problem(n: int) -> dlx.ExactCover:
-    if queens_mod is not None:
-        return queens_mod.encode(n)
-    options, secondary = common.as_options(*common.queens_rows(n))
-    return dlx.ExactCover(options, secondary=secondary)
+    return queens_mod.encode(n)
 
 
 def queens_count(n: int, engine: str) -> int:
-    if queens_mod is not None:
-        return queens_mod.count(n, engine=engine)
-    return dlx.count(queens_problem(n), engine=engine)
+    return queens_mod.count(n, engine=engine)
 
 
 def main(argv=None) -> int:
@@ -117,35 +99,24 @@ def main(argv=None) -> int:
             path = d / f"queens{n}.json"
             harness.write_problem_matrix(queens_problem(n), path)
             four(f"queens {n}", lambda e, n=n: queens_count(n, e), path, common.QUEENS_COUNTS[n])
-        if queens_mod is None:
-            bench.notes.append(f"problems.queens did not import ({QUEENS_WHY}): "
-                               "common.queens_rows used instead.")
 
         w, h = (20, 3) if ns.quick else (10, 6)
         task = f"pentominoes {h}x{w}"
-        if polyominoes is not None:
-            path = d / "pento.json"
-            r, p, s = harness.write_problem_matrix(polyominoes.encode(w, h, reduce=True), path)
-            bench.notes.append(f"{task}: {r} options over {p} items (X restricted).")
-            four(task, lambda e: polyominoes.count(w, h, reduce=True, engine=e), path,
-                 PENTOMINO_COUNTS[(w, h)])
-        else:
-            bench.notes.append(f"{task}: not measured, problems.polyominoes did not import "
-                               f"({POLY_WHY}).")
+        path = d / "pento.json"
+        r, p, s = harness.write_problem_matrix(polyominoes.encode(w, h, reduce=True), path)
+        bench.notes.append(f"{task}: {r} options over {p} items (X restricted).")
+        four(task, lambda e: polyominoes.count(w, h, reduce=True, engine=e), path,
+             PENTOMINO_COUNTS[(w, h)])
 
         m = 6 if ns.quick else 8
         task = f"dominoes {m}x{m}"
-        if dominoes is not None:
-            path = d / "dominoes.json"
-            harness.write_problem_matrix(dominoes.encode(m, m), path)
-            four(task, lambda e: dominoes.count(m, m, engine=e), path, DOMINO_COUNTS[(m, m)],
-                 slow=not ns.quick)
-            if not ns.quick and not ns.skip_slow and ns.slow_repeat == 1:
-                bench.notes.append(f"{task}: one run each for ours (python) and dlx104 "
-                                   "(--slow-repeat 1), so their time is not a median.")
-        else:
-            bench.notes.append(f"{task}: not measured, problems.dominoes did not import "
-                               f"({DOM_WHY}).")
+        path = d / "dominoes.json"
+        harness.write_problem_matrix(dominoes.encode(m, m), path)
+        four(task, lambda e: dominoes.count(m, m, engine=e), path, DOMINO_COUNTS[(m, m)],
+             slow=not ns.quick)
+        if not ns.quick and not ns.skip_slow and ns.slow_repeat == 1:
+            bench.notes.append(f"{task}: one run each for ours (python) and dlx104 "
+                               "(--slow-repeat 1), so their time is not a median.")
     finally:
         bench.close()
     print()

@@ -80,8 +80,7 @@ def main(argv=None) -> int:
                            Peer("dlx104", "sudoku", [first, k]),
                            Peer("py_sudoku", "sudoku", [first, k], repeat=ns.cap_repeat)],
                           k, items=k)
-        bench.notes.append(f"Our side: {side.how} with engine 'python' (also "
-                           "DLX_ENGINE=python).")
+        bench.notes.append(f"Our side: {side.how} with engine 'python'.")
         bench.notes.append(f"py-sudoku ran only on the first {cap} puzzles of each set, "
                            f"{ns.cap_repeat} time(s).")
     finally:

@@ -478,3 +478,10 @@ def test_core_objects_check_their_arguments():
     with pytest.raises(RuntimeError):
         search.next()
     assert search.count() == 1 and search.status == "done" and search.count() == 1
+
+
+def test_core_is_built_where_ci_requires_it():
+    # .ci/run sets DLX_REQUIRE_CORE=1: a silently failed build there would otherwise only
+    # skip the core's tests and leave CI green.
+    if os.environ.get("DLX_REQUIRE_CORE") == "1":
+        assert engine.available(), "dlx._core did not build (DLX_REQUIRE_CORE=1)"
