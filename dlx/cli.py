@@ -242,15 +242,6 @@ def _option_text(problem: Any, label: Hashable) -> str:
 # ------------------------------------------------------------------------ dlx demo
 
 
-TOUR_TOY = """\
-a b c d e f g
-c e
-a d g
-b c f
-a d f
-b g
-d e g
-"""
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -260,9 +251,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     out = sys.stdout
     print(f"dlx {__version__}: exact cover with Dancing Links (engine: {_engine_name()})\n",
           file=out)
-    print("Knuth's toy problem (TAOCP 7.2.2.1), in his DLX format:\n", file=out)
-    print("    " + TOUR_TOY.rstrip().replace("\n", "\n    "), file=out)
-    read = dlx.read_dlx(TOUR_TOY)
+    print("Knuth's DLX format (a line starting with | is a comment):\n", file=out)
+    from .formats import KNUTH_TOY
+
+    print("    " + KNUTH_TOY.rstrip().replace("\n", "\n    "), file=out)
+    read = dlx.read_dlx(KNUTH_TOY)
     # label each option by its text, so the trace reads "try a d f"
     p = dlx.ExactCover({" ".join(items): items for items in read.options.values()},
                        primary=read.primary)

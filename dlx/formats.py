@@ -16,17 +16,18 @@ alphabet).  A malformed line raises :class:`~dlx.errors.FormatError` with its
 :class:`DLXFormatWarning`, as DLX2 does.  Option labels are 0, 1, 2, ... in
 file order; :func:`read_dlx_lines` also tells the line each option came from.
 
->>> toy = '''\\
-... | Knuth's toy problem (TAOCP 7.2.2.1)
-... a b c d e f g
-... c e
-... a d g
-... b c f
-... a d f
-... b g
-... d e g
-... '''
->>> p = read_dlx(toy)
+Knuth's toy problem (TAOCP 7.2.2.1) is :data:`KNUTH_TOY`:
+
+>>> print(KNUTH_TOY, end="")
+| Knuth's toy problem (TAOCP 7.2.2.1)
+a b c d e f g
+c e
+a d g
+b c f
+a d f
+b g
+d e g
+>>> p = read_dlx(KNUTH_TOY)
 >>> p.primary
 ('a', 'b', 'c', 'd', 'e', 'f', 'g')
 >>> p.options[3]
@@ -53,6 +54,7 @@ from .errors import ExactCoverError, FormatError
 from .problem import Colored, ExactCover
 
 __all__ = [
+    "KNUTH_TOY",
     "MAX_LINE_LENGTH",
     "DLXFormatWarning",
     "SupportsReadline",
@@ -60,6 +62,18 @@ __all__ = [
     "read_dlx_lines",
     "write_dlx",
 ]
+
+KNUTH_TOY = """\
+| Knuth's toy problem (TAOCP 7.2.2.1)
+a b c d e f g
+c e
+a d g
+b c f
+a d f
+b g
+d e g
+"""
+"""Knuth's toy problem in his format: seven items, six options, one solution."""
 
 MAX_LINE_LENGTH = 1_000_000
 """The longest line (in characters, without its line break) that the reader accepts."""
