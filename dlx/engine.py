@@ -213,16 +213,21 @@ def best(problem: ExactCover, weights: list[float], integral: bool, max_nodes: i
 
 
 def grid_table(problem: ExactCover, n: int,
-               cell_digit: Callable[[Hashable], tuple[int, int]]) -> Any:
-    """The core's batch solver for a grid puzzle family (``_core.GridTable``).
+               cell_digit: Callable[[Hashable], tuple[int, int]],
+               engine: str | None = None) -> Any:
+    """A batch solver for a grid puzzle family: the core's ``_core.GridTable`` or,
+    when ``engine`` (as in :func:`select`) says the pure engine, :class:`dlx.grid.GridBatch`.
 
     ``problem`` is the full matrix of an n x n grid: one option per (cell, digit),
     ``cell_digit(label)`` says which (cell ``0..n*n-1``, digit ``1..n``), and each
     option's first item is its cell's item, the cells being the first ``n*n``
     primary items in cell order.  ``.batch(puzzles, limit, max_nodes)`` then places
-    the givens of each puzzle inside the core and searches the rest (see
-    ``problems.sudoku.batch``).  Needs the core (check :func:`available`).
+    the givens of each puzzle and searches the rest (see ``problems.sudoku.batch``);
+    both give the same answers and node counts.
     """
+    if not select(engine):
+        from .grid import GridBatch
+        return GridBatch(problem, n, cell_digit)
     assert _core is not None
     pairs = [cell_digit(label) for label in Links.of(problem).labels]
     return _core.GridTable(table(problem), n, [c for c, _ in pairs], [d for _, d in pairs])

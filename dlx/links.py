@@ -240,8 +240,49 @@ class Links:
                         else:
                             op[p] = others
                 tables = (op, os_, oi)
+                sizes = {len(nodes) for nodes in self.option_nodes}
+                self._shared["fast_shape"] = (
+                    not any(os_),                                    # no secondary nodes
+                    sizes.pop() - 1 if len(sizes) == 1 else -1,      # common size - 1
+                )
             self._shared["fast"] = tables
         return self._shared["fast"]  # type: ignore[no-any-return]
+
+    def fast_shape(self) -> tuple[bool, int]:
+        """``(no secondary nodes, common option size - 1 or -1)``: lets the fast path
+        skip empty secondary loops and count a cover's updates from LEN alone.
+        Valid once :meth:`fast_tables` returned tables."""
+        return self._shared["fast_shape"]  # type: ignore[no-any-return]
+
+    def choose(self, nodes: Sequence[int]) -> bool:
+        """Choose an option before a search: cover each of its items, left to right.
+
+        ``nodes`` are the option's nodes (an entry of ``option_nodes``).  Returns
+        False, changing nothing, when one of its items is already covered (an
+        earlier choice conflicts with it).  Every LEN stays exact.  No colours.
+        """
+        llink, rlink, ulink, dlink = self.LLINK, self.RLINK, self.ULINK, self.DLINK
+        top, length, row = self.TOP, self.LEN, self.ROW
+        for q in nodes:
+            i = top[q]
+            if rlink[llink[i]] != i:
+                return False
+        for q in nodes:
+            i = top[q]
+            # cover(i), 7.2.2.1-(12)
+            p = dlink[i]
+            while p != i:
+                for r in row[p]:
+                    if r != p:
+                        u, d = ulink[r], dlink[r]
+                        dlink[u] = d
+                        ulink[d] = u
+                        length[top[r]] -= 1
+                p = dlink[p]
+            left, right = llink[i], rlink[i]
+            rlink[left] = right
+            llink[right] = left
+        return True
 
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The dynamic lists as tuples, to compare a table before and after a search."""

@@ -25,7 +25,7 @@ Algorithm C's *commit* (cover an uncoloured item, *purify* a coloured one).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator, Hashable, Iterator, Mapping
+from collections.abc import Callable, Generator, Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 from . import engine as _engine
@@ -94,6 +94,8 @@ def run(
     bound: Callable[[SearchState], float] | None = None,
     integral: bool = False,
     progress: Callable[[Stats], object] | None = None,
+    deferred: tuple[Sequence[int], int] | None = None,
+    restore: bool = True,
 ) -> Generator[Any, None, None]:
     """Search ``links`` (which it changes and restores); yield according to ``mode``.
 
@@ -107,7 +109,16 @@ def run(
 
     Raises BudgetExceeded (with ``found=None``; views fill it in) when more than
     ``max_nodes`` nodes would be visited, and passes on anything ``progress``
-    raises; either way only between two steps, after restoring the links.
+    raises; either way only between two steps, after restoring the links
+    (``restore=False`` skips that restoring, for a throwaway copy).
+
+    ``deferred = (before, g)`` is for searches that start after ``g`` forced
+    choices were made outside (the givens of a puzzle, see :mod:`dlx.grid`): it
+    counts them as nodes where the plain search, which would have had them in
+    the problem as options alone in their items, would have made them.  MRV takes
+    such an item as soon as it is the first of length 1, so when the search
+    chooses item ``i`` of length 1 the plain search has first made ``before[i]``
+    of them, and otherwise (a longer list, or a solution) all ``g``.
     """
     if stats is None:
         stats = Stats()
@@ -258,24 +269,127 @@ def run(
                     D[U[q]] = q
                 p = U[p]
 
+        def commit_f(xl: int) -> int:
+            """X5 on the fast path: cover the other items of option x_l, in order."""
+            k = 0
+            for j in OI[xl]:
+                k += cover_f(j)
+            return k
+
+        def uncommit_f(xl: int) -> None:
+            """X6 on the fast path: uncover them in reverse order."""
+            for j in reversed(OI[xl]):
+                uncover_f(j)
+
+        primary_only, s1 = links.fast_shape()
+        if primary_only and s1 >= 0:
+            # No option has a secondary item: no secondary loops, and when every
+            # option has s1 + 1 nodes, cover(i) makes 1 + s1 * LEN[i] updates.
+            def cover_f(i: int) -> int:  # noqa: F811 (the leaner twin of cover_f above)
+                """cover(i) on the fast path, every item primary."""
+                k = 1 + s1 * LEN[i]
+                p = D[i]
+                while p != i:
+                    for q in OP[p]:
+                        u = U[q]
+                        d = D[q]
+                        D[u] = d
+                        U[d] = u
+                        t = T[q]
+                        n = LEN[t] - 1
+                        LEN[t] = n
+                        if not n:
+                            Z[0] += 1
+                    p = D[p]
+                left = LL[i]
+                right = RL[i]
+                RL[left] = right
+                LL[right] = left
+                if not LEN[i]:
+                    Z[0] -= 1
+                return k
+
+            def uncover_f(i: int) -> None:  # noqa: F811
+                left = LL[i]
+                right = RL[i]
+                RL[left] = i
+                LL[right] = i
+                if not LEN[i]:
+                    Z[0] += 1
+                p = U[i]
+                while p != i:
+                    for q in OP[p]:
+                        U[D[q]] = q
+                        D[U[q]] = q
+                        t = T[q]
+                        n = LEN[t]
+                        LEN[t] = n + 1
+                        if not n:
+                            Z[0] -= 1
+                    p = U[p]
+
+            def commit_f(xl: int) -> int:  # noqa: F811
+                """commit_f with cover_f inlined (one call per option tried, not per item)."""
+                k = 0
+                for i in OI[xl]:
+                    k += 1 + s1 * LEN[i]
+                    p = D[i]
+                    while p != i:
+                        for q in OP[p]:
+                            u = U[q]
+                            d = D[q]
+                            D[u] = d
+                            U[d] = u
+                            t = T[q]
+                            n = LEN[t] - 1
+                            LEN[t] = n
+                            if not n:
+                                Z[0] += 1
+                        p = D[p]
+                    left = LL[i]
+                    right = RL[i]
+                    RL[left] = right
+                    LL[right] = left
+                    if not LEN[i]:
+                        Z[0] -= 1
+                return k
+
+            def uncommit_f(xl: int) -> None:  # noqa: F811
+                for i in reversed(OI[xl]):
+                    left = LL[i]
+                    right = RL[i]
+                    RL[left] = i
+                    LL[right] = i
+                    if not LEN[i]:
+                        Z[0] += 1
+                    p = U[i]
+                    while p != i:
+                        for q in OP[p]:
+                            U[D[q]] = q
+                            D[U[q]] = q
+                            t = T[q]
+                            n = LEN[t]
+                            LEN[t] = n + 1
+                            if not n:
+                                Z[0] -= 1
+                        p = U[p]
+
         cover_item, uncover_item = cover_f, uncover_f
     else:
         cover_item, uncover_item = cover_c, uncover_c
 
     if fast is None:
         Z = [0]
+    else:
+        LEN[0] = -1       # the sentinel of choose_mrv_fast; 0 again when the search ends
     # With the empty-item count (fast path), no item is shorter than 1 once Z[0] is 0,
     # so the scan may stop at the first item of length 1: the same choice.
-    least = 0 if fast is None else 1
 
     def choose_mrv() -> int:
-        """Minimum remaining values: the first item of shortest list (0, a dead end,
-        when the fast path already knows some item is empty)."""
-        if Z[0]:
-            return 0
+        """Minimum remaining values: the first item of shortest list."""
         i = j = RL[0]
         s = LEN[j]
-        while s > least:
+        while s > 0:
             j = RL[j]
             if j == 0:
                 break
@@ -284,6 +398,27 @@ def run(
                 s = t
                 i = j
         return i
+
+    def choose_mrv_fast() -> int:
+        """choose_mrv with the fast path's empty-item count (0, a dead end, when some
+        item is empty) and LEN[0] = -1 as a sentinel: the scan meets the head as a
+        "shorter" item, so it tests for the head only when a length drops."""
+        if Z[0]:
+            return 0
+        i = j = RL[0]
+        s = LEN[j]
+        if s == 1:
+            return i
+        while True:
+            j = RL[j]
+            t = LEN[j]
+            if t < s:
+                if not j:
+                    return i
+                i = j
+                if t == 1:
+                    return i
+                s = t
 
     # Early-failure lookahead (as xcover does): an uncovered primary item with no
     # option left makes the partial solution a dead end, whatever the heuristic
@@ -297,7 +432,7 @@ def run(
         return 0
 
     if heuristic is None or heuristic == "mrv":
-        choose = choose_mrv
+        choose = choose_mrv if fast is None else choose_mrv_fast
     elif heuristic == "first":
         def choose() -> int:
             return empty_item() or RL[0]
@@ -352,7 +487,12 @@ def run(
 
     nodes = 1
     updates = 0
-    profile = [1]
+    # profile[l]: nodes at level l.  Levels fill from 0 without gaps and a search is
+    # at most N1 deep, so the first 0 (there is always one) ends the real profile.
+    profile = [1] + [0] * (N1 + 1)
+    if deferred is not None:
+        before, n_deferred = deferred
+        gp = [0] * (N1 + 2)    # gp[l]: the deferred choices counted on the path to level l
     level = 0
     i = 0
     dead = False
@@ -361,7 +501,7 @@ def run(
     paused = False  # True only at the pauses between steps, where unwinding is safe
 
     def sync() -> None:
-        stats.nodes, stats.updates, stats.profile = nodes, updates, profile
+        stats.nodes, stats.updates, stats.profile = nodes, updates, profile[:profile.index(0)]
 
     stats.solutions = 0
     try:
@@ -369,6 +509,12 @@ def run(
         while True:
             # X2: enter level `level`
             if RL[0] == 0:
+                if deferred is not None and gp[level] < n_deferred:
+                    nodes += n_deferred - gp[level]
+                    if 0 <= budget < nodes:
+                        nodes = budget       # the deferred choices up to the budget
+                        paused = True
+                        raise BudgetExceeded(budget, None, stats)
                 stats.solutions += 1
                 paused = True
                 if tracing:
@@ -394,8 +540,20 @@ def run(
                     paused = True
                     yield Choose(level, names[i], LEN[i])
                     paused = False
-                if LEN[i] == 0:
+                if LEN[i] <= 0:
                     dead = True          # no option can cover i: a dead end
+                elif deferred is not None:
+                    want = before[i] if LEN[i] == 1 else n_deferred
+                    have = gp[level]
+                    if want > have:
+                        nodes += want - have
+                        if 0 <= budget < nodes:
+                            nodes = budget
+                            paused = True
+                            raise BudgetExceeded(budget, None, stats)
+                        have = want
+                    gp[level + 1] = have
+                    dead = False
                 elif bb and best_score > -math.inf:
                     room = optimistic()
                     if room == -math.inf:
@@ -430,8 +588,7 @@ def run(
                     i = T[xl]
                     held = True
                     if fast is not None:
-                        for j in reversed(OI[xl]):
-                            uncover_f(j)
+                        uncommit_f(xl)
                         x[level] = D[xl]
                         dead = False
                         continue
@@ -463,13 +620,9 @@ def run(
                         paused = True
                         progress(stats)
                         paused = False
-                    if len(profile) == level + 1:
-                        profile.append(1)
-                    else:
-                        profile[level + 1] += 1
+                    profile[level + 1] += 1
                     if fast is not None:
-                        for j in OI[xl]:
-                            updates += cover_f(j)
+                        updates += commit_f(xl)
                         if bb:
                             score[level + 1] = score[level] + weights[OPT[xl]]  # type: ignore
                         level += 1
@@ -514,7 +667,9 @@ def run(
                 dead = True
     finally:
         sync()
-        if paused:
+        if fast is not None:
+            LEN[0] = 0
+        if paused and restore:
             # Stopped between two steps (closed, budget, progress raised): undo every
             # cover so this table is exactly as it was before the search.
             undo = uncover_item
@@ -531,8 +686,7 @@ def run(
                 undo(i)
             for lev in range(level - 1, -1, -1):
                 if fast is not None:
-                    for j in reversed(OI[x[lev]]):
-                        undo(j)
+                    uncommit_f(x[lev])
                 else:
                     for q in reversed(rows[lev]):
                         uncommit(q)

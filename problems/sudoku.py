@@ -163,7 +163,7 @@ class _Tables:
     def __init__(self, shape: Shape) -> None:
         n = shape.size
         self.n = n
-        self.core: Any = None   # the compiled batch solver (_core_table), built on first use
+        self.core: dict[str, Any] = {}   # engine -> batch solver (_core_table), built on use
         ncells = n * n
         units_of: list[list[tuple[str, int]]] = [[] for _ in range(ncells)]
         primary: list[Hashable] = [("cell", r, c) for r in range(n) for c in range(n)]
@@ -1298,10 +1298,12 @@ class _Group:
         self.seconds: list[float] = []
 
 
-def _core_table(shape: Shape) -> Any:
-    """The compiled batch solver of ``shape`` (the full matrix), built once per shape."""
+def _core_table(shape: Shape, engine: str | None = None) -> Any:
+    """The batch solver of ``shape`` (the full matrix) on the engine ``engine`` selects:
+    the core's ``GridTable`` or the pure ``dlx.grid.GridBatch``, built once per shape."""
     t = shape.tables()
-    core = t.core
+    kind = "c" if _dlx_engine.select(engine) else "python"
+    core = t.core.get(kind)
     if core is None:
         n = t.n
         options: dict[Hashable, tuple[Hashable, ...]] = {
@@ -1311,8 +1313,7 @@ def _core_table(shape: Shape) -> Any:
         def cell_digit(p: Any) -> tuple[int, int]:
             return p.row * n + p.col, p.digit
 
-        core = _dlx_engine.grid_table(full, n, cell_digit)
-        t.core = core
+        core = t.core[kind] = _dlx_engine.grid_table(full, n, cell_digit, kind)
     return core
 
 
@@ -1392,13 +1393,12 @@ def _grid_of(p: PuzzleLike, box: tuple[int, int] | None, shape: Shape | None, k:
 
 def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
                 engine: str | None) -> None:
-    """Solve every group, on the core when it may be used, else puzzle by puzzle."""
-    use_core = _dlx_engine.select(engine)
+    """Solve every group on its prepared matrix (the core's, or the pure engine's)."""
     lim = -1 if limit is None else limit
     budget = -1 if max_nodes is None or max_nodes >= 1 << 62 else max_nodes
     for group in groups:
-        if use_core and group.shape.size <= 255:
-            core = _core_table(group.shape)
+        if group.shape.size <= 255:
+            core = _core_table(group.shape, engine)
             group.codes, group.nodes, group.solutions, group.seconds = core.batch(
                 group.blob, limit=lim, max_nodes=budget)
         else:
@@ -1407,7 +1407,7 @@ def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
 
 def _run_pure(group: _Group, limit: int | None, max_nodes: int | None,
               engine: str | None) -> None:
-    """The per-puzzle path (no core): the same encoding and search as :func:`count`."""
+    """The per-puzzle path (grids too big for the byte-per-cell batch): :func:`count`'s."""
     shape = group.shape
     m = shape.size * shape.size
     out = bytearray(group.blob)
@@ -1454,13 +1454,13 @@ def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
           max_nodes: int | None = None, engine: str | None = None) -> list[Outcome]:
     """Search many puzzles at once: an :class:`Outcome` per puzzle, in order.
 
-    The fast path for files of puzzles: with the compiled core (``engine`` "auto"
-    or "c", as in :mod:`dlx.engine`), the full exact-cover matrix of each shape is
-    built once, and the core places every puzzle's givens itself, searches up to
-    ``limit`` solutions (None: all) and undoes it all for the next puzzle; no
-    per-puzzle encoding in Python. One-line text puzzles are read without making
-    a :class:`Grid`. Without the core, each puzzle goes through :func:`count`'s
-    path (:func:`encode`, then the pure engine): the same answers.
+    The fast path for files of puzzles: the full exact-cover matrix of each shape
+    is built once, and every puzzle's givens are placed on it before its search
+    (up to ``limit`` solutions; None: all); no per-puzzle encoding.  With the
+    compiled core (``engine`` "auto" or "c", as in :mod:`dlx.engine`) that all
+    happens in C (``GridTable``); on the pure engine, :class:`dlx.grid.GridBatch`
+    copies the links, places the givens and runs the pure search.  One-line text
+    puzzles are read without making a :class:`Grid`.
 
     The results are those of the per-puzzle functions: the solutions of
     :func:`encode`'s problem, the first one being :func:`solve`'s (the core's
@@ -1469,7 +1469,7 @@ def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
     chosen the givens' options, what is left is exactly :func:`encode`'s problem
     minus the givens' forced options, in the same order; the core counts those
     forced choices as nodes where the per-puzzle search would make them (see
-    ``GridTable`` in ``dlx/_core.c``). Illegal givens are caught there too: a
+    ``GridTable`` in ``dlx/_core.c`` and :mod:`dlx.grid`). Illegal givens are caught there too: a
     given whose option an earlier given has already removed shares a unit and
     digit with it, which is exactly what :func:`is_legal` rejects.
 

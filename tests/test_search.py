@@ -324,3 +324,52 @@ def test_planted_solutions_are_found(data):
     assert planted in set(map(frozenset, found))
     assert all(dlx.is_exact_cover(p, sol) for sol in found)
     assert dlx.count(p, max_nodes=BUDGET) == len(found) >= 1
+
+
+@st.composite
+def uniform_problems(draw) -> dlx.ExactCover:
+    """Every option has the same number of items, all primary: the leanest fast path."""
+    prim = [f"p{k}" for k in range(draw(st.integers(1, 8)))]
+    size = draw(st.integers(1, min(4, len(prim))))
+    options = {f"o{o}": draw(st.lists(st.sampled_from(prim), unique=True, min_size=size,
+                                      max_size=size))
+               for o in range(draw(st.integers(0, 14)))}
+    return dlx.ExactCover(options, primary=prim)
+
+
+def traced_stats(p: dlx.ExactCover) -> tuple[list, tuple]:
+    """Solutions and stats of the general path (a trace never takes a fast path)."""
+    s = dlx.Stats()
+    sols = [e.options for e in dlx.trace(p, stats=s, max_nodes=BUDGET)
+            if isinstance(e, dlx.Solution)]
+    return sols, (s.nodes, s.updates, s.solutions, s.profile)
+
+
+@given(st.one_of(uniform_problems(), problems(colors=False), problems(colors=False,
+                                                                       secondary=False)))
+def test_fast_paths_agree_with_the_general_path(p):
+    """The pure engine's fast paths (with or without secondary items, uniform option
+    sizes) give the general path's solutions, in order, and its node and update counts."""
+    want, want_stats = traced_stats(p)
+    s = dlx.Stats()
+    got = list(dlx.solutions(p, stats=s, max_nodes=BUDGET, engine="python"))
+    assert got == want
+    assert (s.nodes, s.updates, s.solutions, s.profile) == want_stats
+    assert {frozenset(x) for x in got} == brute_force(p)
+
+
+def test_links_choose_covers_an_option_or_refuses_a_conflict():
+    p = toy()
+    links = Links.of(p).copy()
+    o4 = links.option_nodes[list(TOY).index("o4")]
+    o2 = links.option_nodes[list(TOY).index("o2")]
+    assert links.choose(o4)
+    links.check()
+    # o3 (with f) and o2, o6 (with a, d) are gone: b, c, e, g keep one option each
+    assert [links.LEN[links.item_number(i)] for i in "bceg"] == [1, 1, 1, 1]
+    assert links.active_items() == [links.item_number(i) for i in "bceg"]
+    before = links.snapshot()
+    assert not links.choose(o2)           # o2 shares a and d with o4
+    assert links.snapshot() == before
+    # what is left is the problem without o4's items: one way to finish
+    assert [tuple(sol) for sol in run(links, "solutions")] == [("o5", "o1")]

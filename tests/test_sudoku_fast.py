@@ -449,3 +449,21 @@ def test_cli_budget_and_stats_from_the_batch():
                          "." * 81 + "\n" + PE1 + "\n")
     assert (code, out) == (124, "unknown\n1\n")
     assert "puzzles" in err
+
+
+def test_pure_grid_batch_checks_its_arguments():
+    from dlx.grid import GridBatch
+
+    pure = sudoku._core_table(Shape.standard(4), "python")
+    assert isinstance(pure, GridBatch)
+    with pytest.raises(ValueError, match="whole number"):
+        pure.batch(bytes(17))
+    with pytest.raises(ValueError, match="value 5"):
+        pure.batch(bytes([5] + [0] * 15))
+    assert pure.batch(b"", limit=2) == ([], [], b"", [])
+    # the matrix must be a grid family's: one option per (cell, digit), cell item first
+    p = dlx.ExactCover({(0, 1): [("row", 1), ("cell", 0)]}, primary=[("cell", 0), ("row", 1)])
+    with pytest.raises(ValueError, match="cell's item"):
+        GridBatch(p, 1, lambda label: label)
+    with pytest.raises(ValueError, match="one option per"):
+        GridBatch(dlx.ExactCover({(0, 1): [("cell", 0)]}), 2, lambda label: label)
