@@ -83,6 +83,23 @@ class SearchState:
         return tuple(t.labels[t.OPT[x]] for x in self._x[: self._level])
 
 
+def _chosen(labels: list[Hashable], OPT: list[int], x: list[int], level: int
+            ) -> tuple[Hashable, ...]:
+    """The labels of the options x[0..level-1]."""
+    return tuple([labels[OPT[q]] for q in x[:level]])
+
+
+def _ratios(links: Links, weights: list[float]) -> list[float]:
+    """Per node: its option's weight divided by the option's number of primary items."""
+    T, n1 = links.TOP, links.N1
+    ratio = [0.0] * len(T)
+    for o, onodes in enumerate(links.option_nodes):
+        share = weights[o] / sum(1 for q in onodes if T[q] <= n1)
+        for q in onodes:
+            ratio[q] = share
+    return ratio
+
+
 def run(
     links: Links,
     mode: str = "solutions",
@@ -137,7 +154,7 @@ def run(
     # The general path: Algorithm C's hide', cover', purify and their inverses
     # (7.2.2.1, Algorithm C).  Without colours every COLOR is 0 and they are
     # Algorithm X's hide, cover (7.2.2.1-(12)) and uncover (7.2.2.1-(14)).
-    def hide_c(p: int) -> int:
+    def hide_c(p: int, ROW=ROW, COL=COL, U=U, D=D, LEN=LEN, T=T) -> int:
         """Hide option p, leaving purified nodes (COLOR < 0) alone (Algorithm C's hide')."""
         k = 0
         for q in ROW[p]:
@@ -150,14 +167,14 @@ def run(
                 k += 1
         return k
 
-    def unhide_c(p: int) -> None:
+    def unhide_c(p: int, ROW=ROW, COL=COL, U=U, D=D, LEN=LEN, T=T) -> None:
         for q in ROW[p]:
             if q != p and COL[q] >= 0:
                 U[D[q]] = q
                 D[U[q]] = q
                 LEN[T[q]] += 1
 
-    def cover_c(i: int) -> int:
+    def cover_c(i: int, D=D, LL=LL, RL=RL, hide_c=hide_c) -> int:
         """Algorithm C's cover'(i)."""
         k = 1
         p = D[i]
@@ -170,7 +187,7 @@ def run(
         LL[right] = left
         return k
 
-    def uncover_c(i: int) -> None:
+    def uncover_c(i: int, U=U, LL=LL, RL=RL, unhide_c=unhide_c) -> None:
         left = LL[i]
         right = RL[i]
         RL[left] = i
@@ -180,7 +197,7 @@ def run(
             unhide_c(p)
             p = U[p]
 
-    def purify(p: int) -> int:
+    def purify(p: int, COL=COL, T=T, D=D, hide_c=hide_c) -> int:
         """Keep only the options that agree with node p's colour on its item."""
         c = COL[p]
         i = T[p]
@@ -194,7 +211,7 @@ def run(
             q = D[q]
         return k
 
-    def unpurify(p: int) -> None:
+    def unpurify(p: int, COL=COL, T=T, U=U, unhide_c=unhide_c) -> None:
         c = COL[p]
         i = T[p]
         q = U[i]
@@ -209,15 +226,22 @@ def run(
     # split by kind, so no `q != p` test, and no LEN upkeep for secondary items,
     # whose LEN the search never reads.  Tracing and colours take the general path,
     # which keeps every LEN exact for pictures and checks.
+    # (In the functions below, the names bound as default arguments are fast locals.)
+    cover_item: Callable[[int], int]
+    uncover_item: Callable[[int], None]
+    commit_f: Callable[[int], int]
+    uncommit_f: Callable[[int], None]
+    choose: Callable[[], int]
     fast = None if tracing else links.fast_tables()
     if fast is not None:
         OP, OS, OI = fast
 
         # Z[0] counts the uncovered primary items whose list is empty, as the C core
         # does: MRV can then stop at the first item of length 1 (the same choice).
-        Z = [sum(1 for j in links.active_items() if LEN[j] == 0)]
+        Z = [list(map(LEN.__getitem__, links.active_items())).count(0)]
 
-        def cover_f(i: int) -> int:
+        def cover_s(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, OS=OS, Z=Z,
+                    SIZE1=SIZE1, N1=N1) -> int:
             """cover(i) on the fast path: the same unlinks as cover(i)."""
             k = 1
             p = D[i]
@@ -247,7 +271,8 @@ def run(
                 Z[0] -= 1
             return k
 
-        def uncover_f(i: int) -> None:
+        def uncover_s(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, OS=OS, Z=Z,
+                      N1=N1) -> None:
             left = LL[i]
             right = RL[i]
             RL[left] = i
@@ -269,24 +294,25 @@ def run(
                     D[U[q]] = q
                 p = U[p]
 
-        def commit_f(xl: int) -> int:
+        def commit_s(xl: int, OI=OI, cover_s=cover_s) -> int:
             """X5 on the fast path: cover the other items of option x_l, in order."""
             k = 0
             for j in OI[xl]:
-                k += cover_f(j)
+                k += cover_s(j)
             return k
 
-        def uncommit_f(xl: int) -> None:
+        def uncommit_s(xl: int, OI=OI, uncover_s=uncover_s) -> None:
             """X6 on the fast path: uncover them in reverse order."""
             for j in reversed(OI[xl]):
-                uncover_f(j)
+                uncover_s(j)
 
         primary_only, s1 = links.fast_shape()
         if primary_only and s1 >= 0:
             # No option has a secondary item: no secondary loops, and when every
             # option has s1 + 1 nodes, cover(i) makes 1 + s1 * LEN[i] updates.
-            def cover_f(i: int) -> int:  # noqa: F811 (the leaner twin of cover_f above)
-                """cover(i) on the fast path, every item primary."""
+            def cover_u(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, Z=Z,
+                        s1=s1) -> int:
+                """cover(i) on the fast path, every option of s1 + 1 primary items."""
                 k = 1 + s1 * LEN[i]
                 p = D[i]
                 while p != i:
@@ -309,7 +335,8 @@ def run(
                     Z[0] -= 1
                 return k
 
-            def uncover_f(i: int) -> None:  # noqa: F811
+            def uncover_u(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
+                          Z=Z) -> None:
                 left = LL[i]
                 right = RL[i]
                 RL[left] = i
@@ -328,8 +355,9 @@ def run(
                             Z[0] -= 1
                     p = U[p]
 
-            def commit_f(xl: int) -> int:  # noqa: F811
-                """commit_f with cover_f inlined (one call per option tried, not per item)."""
+            def commit_u(xl: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, Z=Z,
+                         s1=s1, OI=OI) -> int:
+                """commit_s with cover_u inlined (one call per option tried, not per item)."""
                 k = 0
                 for i in OI[xl]:
                     k += 1 + s1 * LEN[i]
@@ -354,7 +382,8 @@ def run(
                         Z[0] -= 1
                 return k
 
-            def uncommit_f(xl: int) -> None:  # noqa: F811
+            def uncommit_u(xl: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, Z=Z,
+                           OI=OI) -> None:
                 for i in reversed(OI[xl]):
                     left = LL[i]
                     right = RL[i]
@@ -374,7 +403,11 @@ def run(
                                 Z[0] -= 1
                         p = U[p]
 
-        cover_item, uncover_item = cover_f, uncover_f
+            cover_item, uncover_item = cover_u, uncover_u
+            commit_f, uncommit_f = commit_u, uncommit_u
+        else:
+            cover_item, uncover_item = cover_s, uncover_s
+            commit_f, uncommit_f = commit_s, uncommit_s
     else:
         cover_item, uncover_item = cover_c, uncover_c
 
@@ -385,7 +418,7 @@ def run(
     # With the empty-item count (fast path), no item is shorter than 1 once Z[0] is 0,
     # so the scan may stop at the first item of length 1: the same choice.
 
-    def choose_mrv() -> int:
+    def choose_mrv(RL=RL, LEN=LEN) -> int:
         """Minimum remaining values: the first item of shortest list."""
         i = j = RL[0]
         s = LEN[j]
@@ -399,7 +432,7 @@ def run(
                 i = j
         return i
 
-    def choose_mrv_fast() -> int:
+    def choose_mrv_fast(RL=RL, LEN=LEN, Z=Z) -> int:
         """choose_mrv with the fast path's empty-item count (0, a dead end, when some
         item is empty) and LEN[0] = -1 as a sentinel: the scan meets the head as a
         "shorter" item, so it tests for the head only when a length drops."""
@@ -423,7 +456,7 @@ def run(
     # Early-failure lookahead (as xcover does): an uncovered primary item with no
     # option left makes the partial solution a dead end, whatever the heuristic
     # would pick.  MRV finds such an item by itself; the others look for it first.
-    def empty_item() -> int:
+    def empty_item(RL=RL, LEN=LEN) -> int:
         j = RL[0]
         while j != 0:
             if LEN[j] == 0:
@@ -434,12 +467,15 @@ def run(
     if heuristic is None or heuristic == "mrv":
         choose = choose_mrv if fast is None else choose_mrv_fast
     elif heuristic == "first":
-        def choose() -> int:
+        def choose_first(RL=RL, empty_item=empty_item) -> int:
             return empty_item() or RL[0]
+
+        choose = choose_first
     elif callable(heuristic):
         user = heuristic
 
-        def choose() -> int:
+        def choose_user(LEN=LEN, names=names, links=links, user=user,
+                        empty_item=empty_item) -> int:
             dead_end = empty_item()
             if dead_end:
                 return dead_end
@@ -448,6 +484,8 @@ def run(
             if not isinstance(k, int) or not 0 <= k < len(active):
                 raise ExactCoverError(f"heuristic returned {k!r}, not an index into its list")
             return active[k]
+
+        choose = choose_user
     else:
         raise ExactCoverError(f"unknown heuristic {heuristic!r}: use 'mrv', 'first' or a callable")
 
@@ -455,18 +493,15 @@ def run(
     rows: list[tuple[int, ...]] = [()] * (N1 + 1)  # the other nodes of x[l], in commit order
     lens = [0] * (N1 + 1)     # (trace) the chosen item's list length at level l
     state = SearchState(links, x)
+    ratio: list[float] = []
     if bb:
         assert weights is not None
         score = [0.0] * (N1 + 2)   # score[l]: total weight of x[0..l-1]
-        n_primary = [sum(1 for q in onodes if T[q] <= N1) for onodes in links.option_nodes]
-        ratio = [0.0] * len(T)
-        for o, onodes in enumerate(links.option_nodes):
-            for q in onodes:
-                ratio[q] = weights[o] / n_primary[o]
+        ratio = _ratios(links, weights)
         best_score = -math.inf
         eps = 1e-9
 
-    def optimistic() -> float:
+    def optimistic(level: int, RL=RL, D=D, state=state, bound=bound, ratio=ratio) -> float:
         """Upper bound on the weight still to come (see run's docstring)."""
         if bound is not None:
             state._level = level
@@ -500,7 +535,7 @@ def run(
     part = 0        # (trace) how many other items of x[level] are committed now
     paused = False  # True only at the pauses between steps, where unwinding is safe
 
-    def sync() -> None:
+    def sync(nodes: int, updates: int, profile: list[int], stats: Stats = stats) -> None:
         stats.nodes, stats.updates, stats.profile = nodes, updates, profile[:profile.index(0)]
 
     stats.solutions = 0
@@ -518,16 +553,16 @@ def run(
                 stats.solutions += 1
                 paused = True
                 if tracing:
-                    sync()
-                    yield Solution(level, tuple(labels[OPT[x[k]]] for k in range(level)))
+                    sync(nodes, updates, profile)
+                    yield Solution(level, _chosen(labels, OPT, x, level))
                 elif bb:
                     if score[level] > best_score:
                         best_score = score[level]
-                        sync()
-                        yield best_score, tuple(labels[OPT[x[k]]] for k in range(level))
+                        sync(nodes, updates, profile)
+                        yield best_score, _chosen(labels, OPT, x, level)
                 elif want_labels:
-                    sync()
-                    yield tuple(labels[OPT[x[k]]] for k in range(level))
+                    sync(nodes, updates, profile)
+                    yield _chosen(labels, OPT, x, level)
                 else:
                     yield None
                 paused = False
@@ -555,7 +590,7 @@ def run(
                     gp[level + 1] = have
                     dead = False
                 elif bb and best_score > -math.inf:
-                    room = optimistic()
+                    room = optimistic(level)
                     if room == -math.inf:
                         dead = True      # some uncovered item has no option left
                     else:
@@ -616,7 +651,7 @@ def run(
                         raise BudgetExceeded(budget, None, stats)
                     nodes += 1
                     if nodes & (PROGRESS_EVERY - 1) == 0 and progress is not None:
-                        sync()
+                        sync(nodes, updates, profile)
                         paused = True
                         progress(stats)
                         paused = False
@@ -666,7 +701,7 @@ def run(
                     paused = False
                 dead = True
     finally:
-        sync()
+        sync(nodes, updates, profile)
         if fast is not None:
             LEN[0] = 0
         if paused and restore:
@@ -674,7 +709,7 @@ def run(
             # cover so this table is exactly as it was before the search.
             undo = uncover_item
 
-            def uncommit(q: int) -> None:
+            def uncommit(q: int, COL=COL, T=T, undo=undo, unpurify=unpurify) -> None:
                 if COL[q] == 0:
                     undo(T[q])
                 elif COL[q] > 0:
