@@ -100,7 +100,8 @@ read_ints(PyObject *seq, const char *name, Py_ssize_t n, long lo, long hi, int *
    that passed can never step outside the arrays: options are runs of nodes
    between spacers whose links are Knuth's; every vertical list closes, holds
    only nodes of its item and has LEN nodes; every option node is in its list;
-   the primary item list is exactly 1..N1 and the secondary one N1+1..N. */
+   no option has an item twice (the search's unhide relies on it); the primary
+   item list is exactly 1..N1 and the secondary one N1+1..N. */
 static int
 check_layout(TableObject *t)
 {
@@ -108,20 +109,28 @@ check_layout(TableObject *t)
     const int *U = t->U, *D = t->D, *TOP = t->TOP, *LL = t->LL, *RL = t->RL;
     long long in_lists = 0, option_nodes = 0;
     int prev = N + 1, n_opt = 0;
+    int *seen = (int *)PyMem_Calloc((size_t)N + 1, sizeof(int));  /* item -> last option + 1 */
+    if (seen == NULL)
+        return -1;
     for (int s = N + 2; s < M; s++) {
         if (TOP[s] > 0)
             continue;
-        if (s == prev + 1 || D[prev] != s - 1 || U[s] != prev + 1)
-            return -1;          /* an empty option, or spacer links not Knuth's */
-        if (TOP[s] != -(n_opt + 1))
+        if (s == prev + 1 || D[prev] != s - 1 || U[s] != prev + 1 || TOP[s] != -(n_opt + 1)) {
+            PyMem_Free(seen);   /* an empty option, or spacer links not Knuth's */
             return -1;
-        for (int x = prev + 1; x < s; x++)
-            if (t->OPT[x] != n_opt)
+        }
+        for (int x = prev + 1; x < s; x++) {
+            if (t->OPT[x] != n_opt || seen[TOP[x]] == n_opt + 1) {
+                PyMem_Free(seen);
                 return -1;
+            }
+            seen[TOP[x]] = n_opt + 1;
+        }
         option_nodes += s - prev - 1;
         n_opt++;
         prev = s;
     }
+    PyMem_Free(seen);
     if (prev != M - 1 || n_opt != t->n_options)
         return -1;
     for (int i = 1; i <= N; i++) {
@@ -285,9 +294,27 @@ static PyTypeObject Table_Type = {
 
 /* ----------------------------------------------------------------- Search */
 
+/* One node of a search's private copy of the links.  Links are byte offsets into
+   the node array (node x lives at x << NODE_SHIFT), TOP is kept as the offset of
+   the item's header node, and an item's LEN lives in its header node (Knuth's
+   DLX1 does the same): the inner loops then address memory without scaling
+   indices or a second base pointer. */
 typedef struct {
-    int u, d, top;           /* ULINK, DLINK, TOP of one node */
+    int u, d;                /* ULINK, DLINK of the node, as node offsets */
+    int t;                   /* option nodes: offset of the item's header (TOP << NODE_SHIFT);
+                                spacers: TOP << NODE_SHIFT (<= 0); headers: 0 */
+    int s;                   /* option nodes: where this node's walk starts in W (see
+                                hide); headers: LEN of the item */
 } Node;
+
+#define NODE_SHIFT 4         /* sizeof(Node) == 1 << NODE_SHIFT */
+#define OFF(x) ((x) << NODE_SHIFT)   /* node index -> node offset */
+#define IDX(o) ((o) >> NODE_SHIFT)   /* node offset -> node index */
+#define AT(base, off) ((Node *)((char *)(base) + (off)))
+#define LEN_OF(base, h) (AT(base, h)->s)  /* LEN of the item whose header is at h */
+/* Secondary items' LEN (in their headers) carries this bias, so that "a list became empty"
+   (--LEN == 0) is only ever true of a primary item.  MRV never reads them. */
+#define SECONDARY_BIAS (1 << 30)
 
 typedef struct {
     PyObject_HEAD
@@ -300,11 +327,11 @@ typedef struct {
     const int *OPT;
     /* dynamic arrays (own copies, one block) */
     int *block;
-    int *LL, *RL, *LEN;
-    Node *nd;                /* M nodes (TOP copied in, next to the links) */
-    int *COL;                /* M: COLOR (in block) */
-    int *OF, *OL;            /* M: first and last node of node x's option (in block) */
-    int *x;                  /* x[l]: node of the option tried at level l; N1+1 */
+    int *LL, *RL;
+    Node *nd;                /* M nodes */
+    int *COL;                /* M: COLOR (in block), by node index */
+    int *W;                  /* the option walks: per option length L, 0..L-1 twice (see hide) */
+    int *x;                  /* x[l]: node offset of the option tried at level l; N1+1 */
     long long *profile;      /* N1+2 */
     int plen;
     /* branch and bound */
@@ -328,106 +355,71 @@ static PyTypeObject Search_Type;
 
 /* The inner loop's view of the dynamic state, held in locals of run_core (so the
    compiler keeps the pointers and the zeros counter in registers: stores through
-   the link arrays cannot alias them).  Node: ULINK, DLINK, TOP and COLOR of one
-   node side by side, so walking an option reads one stream of memory. */
+   the link arrays cannot alias them). */
 typedef struct {
     Node *nd;
-    int *LEN, *LL, *RL, *COL;
-    const int *OF, *OL;
-    int N1;
+    int *LL, *RL, *COL;
+    const int *W;
     int zeros;
 } Ctx;
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* Hide option p (7.2.2.1-(13)), leaving purified nodes (COLOR < 0) alone, as
-   Algorithm C's hide'.  Walks the option cyclically from p+1, Knuth's way.
-   `colored` is a compile-time constant: run_core is instantiated twice. */
+   Algorithm C's hide'.  The walk is Knuth's, cyclically from p+1, read from a
+   small shared table: for each option length L that occurs, W holds the node
+   offsets 0, 16, ..., 16(L-1) relative to an option's first node, twice in a
+   row.  Node p at position j of its option starts at nd[p].s = (start of L's
+   walk) + j + 1; the entry before it, 16j, locates the first node and is also
+   where the walk stops.  So the loop has neither a spacer test nor a wrap-around,
+   and W stays in cache.  `colored` is a compile-time constant: run_core is
+   instantiated twice. */
 ALWAYS_INLINE long long
 hide(Ctx *c, int p, const int colored)
 {
-    Node *restrict nd = c->nd;
-    int *restrict LEN = c->LEN;
-    const int N1 = c->N1;
+    char *restrict nd = (char *)c->nd;
+    const int *restrict w = c->W + AT(nd, p)->s;
+    const int *const w0 = w;
+    const int rel = w[-1];               /* p - (first node of its option) */
+    char *const fb = nd + (p - rel);     /* the option's first node */
     int zeros = c->zeros;
     long long k = 0;
-    if (!colored) {
-        /* The same cyclic walk from p+1, with the spacer jump done by a
-           conditional move: the trip count is the option's length, so the loop
-           branch stays predictable. */
-        const int f = c->OF[p], l = c->OL[p], n = l - f;
-        int q = p;
-        for (int j = 0; j < n; j++) {
-            q = q == l ? f : q + 1;
-            int t = nd[q].top;
-            int u = nd[q].u, d = nd[q].d;
-            nd[u].d = d;
-            nd[d].u = u;
-            if (--LEN[t] == 0 && t <= N1)
-                zeros++;
-        }
-        c->zeros = zeros;
-        return n;
-    }
-    int q = p + 1;
-    while (q != p) {
-        int t = nd[q].top;
-        if (t <= 0) {
-            q = nd[q].u;
+    for (int r; (r = *w) != rel; w++) {
+        const Node *n = (const Node *)(fb + r);
+        if (colored && c->COL[IDX((int)(fb + r - nd))] < 0)
             continue;
-        }
-        if (!colored || c->COL[q] >= 0) {
-            int u = nd[q].u, d = nd[q].d;
-            nd[u].d = d;
-            nd[d].u = u;
-            if (--LEN[t] == 0 && t <= N1)
-                zeros++;
+        int u = n->u, d = n->d, t = n->t;
+        AT(nd, u)->d = d;
+        AT(nd, d)->u = u;
+        zeros += --LEN_OF(nd, t) == 0;    /* only primary items reach 0 */
+        if (colored)
             k++;
-        }
-        q++;
     }
     c->zeros = zeros;
-    return k;
+    return colored ? k : (long long)(w - w0);
 }
 
-/* Unhide option p (7.2.2.1-(15)), right to left. */
+/* Unhide option p (7.2.2.1-(15)).  The nodes of one option are in distinct
+   lists, so the order in which they return does not matter: undoing the hides
+   of each list last-in first-out is what restores the links exactly, and unhide
+   is called in the reverse order of hide. */
 ALWAYS_INLINE void
 unhide(Ctx *c, int p, const int colored)
 {
-    Node *restrict nd = c->nd;
-    int *restrict LEN = c->LEN;
-    const int N1 = c->N1;
+    char *restrict nd = (char *)c->nd;
+    const int *restrict w = c->W + AT(nd, p)->s;
+    const int rel = w[-1];
+    const int f = p - rel;
     int zeros = c->zeros;
-    if (!colored) {
-        const int f = c->OF[p], l = c->OL[p], n = l - f;
-        int q = p;
-        for (int j = 0; j < n; j++) {
-            q = q == f ? l : q - 1;
-            int t = nd[q].top;
-            int u = nd[q].u, d = nd[q].d;
-            nd[u].d = q;
-            nd[d].u = q;
-            if (LEN[t]++ == 0 && t <= N1)
-                zeros--;
-        }
-        c->zeros = zeros;
-        return;
-    }
-    int q = p - 1;
-    while (q != p) {
-        int t = nd[q].top;
-        if (t <= 0) {
-            q = nd[q].d;
+    for (int r; (r = *w) != rel; w++) {
+        int q = f + r;
+        const Node *n = AT(nd, q);
+        if (colored && c->COL[IDX(q)] < 0)
             continue;
-        }
-        if (!colored || c->COL[q] >= 0) {
-            int u = nd[q].u, d = nd[q].d;
-            nd[u].d = q;
-            nd[d].u = q;
-            if (LEN[t]++ == 0 && t <= N1)
-                zeros--;
-        }
-        q--;
+        int u = n->u, d = n->d, t = n->t;
+        AT(nd, u)->d = q;
+        AT(nd, d)->u = q;
+        zeros -= LEN_OF(nd, t)++ == 0;
     }
     c->zeros = zeros;
 }
@@ -436,15 +428,15 @@ unhide(Ctx *c, int p, const int colored)
 ALWAYS_INLINE long long
 cover(Ctx *c, int i, const int colored)
 {
-    Node *nd = c->nd;
+    char *nd = (char *)c->nd;
+    const int h = OFF(i);
     long long k = 1;
-    for (int p = nd[i].d; p != i; p = nd[p].d)
+    for (int p = AT(nd, h)->d; p != h; p = AT(nd, p)->d)
         k += hide(c, p, colored);
     int l = c->LL[i], r = c->RL[i];
     c->RL[l] = r;
     c->LL[r] = l;
-    if (c->LEN[i] == 0 && i <= c->N1)
-        c->zeros--;
+    c->zeros -= LEN_OF(nd, h) == 0;
     return k;
 }
 
@@ -452,13 +444,13 @@ cover(Ctx *c, int i, const int colored)
 ALWAYS_INLINE void
 uncover(Ctx *c, int i, const int colored)
 {
-    Node *nd = c->nd;
+    char *nd = (char *)c->nd;
+    const int h = OFF(i);
     int l = c->LL[i], r = c->RL[i];
     c->RL[l] = i;
     c->LL[r] = i;
-    if (c->LEN[i] == 0 && i <= c->N1)
-        c->zeros++;
-    for (int p = nd[i].u; p != i; p = nd[p].u)
+    c->zeros += LEN_OF(nd, h) == 0;
+    for (int p = AT(nd, h)->u; p != h; p = AT(nd, p)->u)
         unhide(c, p, colored);
 }
 
@@ -466,13 +458,13 @@ uncover(Ctx *c, int i, const int colored)
 static inline long long
 purify(Ctx *c, int p)
 {
-    Node *nd = c->nd;
+    char *nd = (char *)c->nd;
     int *COL = c->COL;
-    int cc = COL[p], i = nd[p].top;
+    int cc = COL[IDX(p)], h = AT(nd, p)->t;
     long long k = 0;
-    for (int q = nd[i].d; q != i; q = nd[q].d) {
-        if (COL[q] == cc)
-            COL[q] = -1;
+    for (int q = AT(nd, h)->d; q != h; q = AT(nd, q)->d) {
+        if (COL[IDX(q)] == cc)
+            COL[IDX(q)] = -1;
         else
             k += hide(c, q, 1);
     }
@@ -482,12 +474,12 @@ purify(Ctx *c, int p)
 static inline void
 unpurify(Ctx *c, int p)
 {
-    Node *nd = c->nd;
+    char *nd = (char *)c->nd;
     int *COL = c->COL;
-    int cc = COL[p], i = nd[p].top;
-    for (int q = nd[i].u; q != i; q = nd[q].u) {
-        if (COL[q] < 0)
-            COL[q] = cc;
+    int cc = COL[IDX(p)], h = AT(nd, p)->t;
+    for (int q = AT(nd, h)->u; q != h; q = AT(nd, q)->u) {
+        if (COL[IDX(q)] < 0)
+            COL[IDX(q)] = cc;
         else
             unhide(c, q, 1);
     }
@@ -499,11 +491,12 @@ unpurify(Ctx *c, int p)
 ALWAYS_INLINE long long
 commit(Ctx *c, int q, const int colored)
 {
+    int i = IDX(AT(c->nd, q)->t);
     if (!colored)
-        return cover(c, c->nd[q].top, 0);
-    int cc = c->COL[q];
+        return cover(c, i, 0);
+    int cc = c->COL[IDX(q)];
     if (cc == 0)
-        return cover(c, c->nd[q].top, 1);
+        return cover(c, i, 1);
     if (cc > 0)
         return purify(c, q);
     return 0;
@@ -512,13 +505,14 @@ commit(Ctx *c, int q, const int colored)
 ALWAYS_INLINE void
 uncommit(Ctx *c, int q, const int colored)
 {
+    int i = IDX(AT(c->nd, q)->t);
     if (!colored) {
-        uncover(c, c->nd[q].top, 0);
+        uncover(c, i, 0);
         return;
     }
-    int cc = c->COL[q];
+    int cc = c->COL[IDX(q)];
     if (cc == 0)
-        uncover(c, c->nd[q].top, 1);
+        uncover(c, i, 1);
     else if (cc > 0)
         unpurify(c, q);
 }
@@ -544,20 +538,39 @@ choose_mrv(const int *RL, const int *LEN)
     return i;
 }
 
+/* choose_mrv, reading the lengths in the item headers. */
+static inline int
+choose_mrv_nodes(const int *RL, const char *nd)
+{
+    int i = RL[0], j = i, s = LEN_OF(nd, OFF(i));
+    while (s > 1) {
+        j = RL[j];
+        if (j == 0)
+            break;
+        int t = LEN_OF(nd, OFF(j));
+        if (t < s) {
+            s = t;
+            i = j;
+        }
+    }
+    return i;
+}
+
 /* Upper bound on the weight still to come: for each uncovered primary item, the
    best weight-per-primary-item ratio among its options (see dlx.search.run). */
 static double
 optimistic(SearchObject *S)
 {
     const int *RL = S->RL;
-    const Node *nd = S->nd;
+    const char *nd = (const char *)S->nd;
     const double *ratio = S->ratio;
     double total = 0.0;
     for (int j = RL[0]; j != 0; j = RL[j]) {
         double m = -INFINITY;
-        for (int p = nd[j].d; p != j; p = nd[p].d)
-            if (ratio[p] > m)
-                m = ratio[p];
+        const int h = OFF(j);
+        for (int p = AT(nd, h)->d; p != h; p = AT(nd, p)->d)
+            if (ratio[IDX(p)] > m)
+                m = ratio[IDX(p)];
         total += m;
     }
     return total;
@@ -569,9 +582,9 @@ optimistic(SearchObject *S)
 ALWAYS_INLINE int
 run_core_impl(SearchObject *S, const int colored)
 {
-    Ctx c = {S->nd, S->LEN, S->LL, S->RL, S->COL, S->OF, S->OL, S->N1, S->zeros};
-    Node *nd = S->nd;
-    int *RL = S->RL, *LEN = S->LEN, *x = S->x;
+    Ctx c = {S->nd, S->LL, S->RL, S->COL, S->W, S->zeros};
+    char *nd = (char *)S->nd;
+    int *RL = S->RL, *x = S->x;
     const int *OPT = S->OPT;
     int level = S->level, i = S->i, xl, q;
     long long nodes = S->nodes, updates = S->updates;
@@ -616,8 +629,8 @@ enter:
         i = RL[0];
     }
     else {
-        i = choose_mrv(RL, LEN);
-        if (LEN[i] == 0)
+        i = choose_mrv_nodes(RL, nd);
+        if (LEN_OF(nd, OFF(i)) == 0)
             goto leave;          /* (never, while the counter is right) */
     }
     if (bb && S->best_score > -INFINITY) {
@@ -633,7 +646,7 @@ enter:
     }
     /* X4: cover i */
     updates += cover(&c, i, colored);
-    x[level] = nd[i].d;
+    x[level] = AT(nd, OFF(i))->d;
     goto try_;
 
 leave:
@@ -645,21 +658,21 @@ leave:
     level--;
     /* X6: try again: undo x_l (other items right to left), next option */
     xl = x[level];
-    i = nd[xl].top;
-    q = xl - 1;
+    i = IDX(AT(nd, xl)->t);
+    q = xl - (int)sizeof(Node);
     while (q != xl) {
-        if (nd[q].top <= 0) {
-            q = nd[q].d;
+        if (AT(nd, q)->t <= 0) {
+            q = AT(nd, q)->d;
             continue;
         }
         uncommit(&c, q, colored);
-        q--;
+        q -= (int)sizeof(Node);
     }
-    x[level] = nd[xl].d;
+    x[level] = AT(nd, xl)->d;
 
 try_:
     xl = x[level];
-    if (xl == i) {
+    if (xl == OFF(i)) {
         /* X7: backtrack: every option of i has been tried */
         uncover(&c, i, colored);
         goto leave;
@@ -690,17 +703,17 @@ x5_commit:
         S->profile[S->plen++] = 1;
     else
         S->profile[level + 1]++;
-    q = xl + 1;
+    q = xl + (int)sizeof(Node);
     while (q != xl) {
-        if (nd[q].top <= 0) {
-            q = nd[q].u;
+        if (AT(nd, q)->t <= 0) {
+            q = AT(nd, q)->u;
             continue;
         }
         updates += commit(&c, q, colored);
-        q++;
+        q += (int)sizeof(Node);
     }
     if (bb)
-        S->score[level + 1] = S->score[level] + S->weight[OPT[xl]];
+        S->score[level + 1] = S->score[level] + S->weight[OPT[IDX(xl)]];
     level++;
     goto enter;
 
@@ -712,7 +725,6 @@ save:
     S->zeros = c.zeros;
     return r;
 }
-
 static int __attribute__((noinline))
 run_core_plain(SearchObject *S)
 {
@@ -871,7 +883,7 @@ labels_of(SearchObject *S, const int *xs, int n)
     if (out == NULL)
         return NULL;
     for (int k = 0; k < n; k++) {
-        int o = S->OPT[xs[k]];
+        int o = S->OPT[IDX(xs[k])];
         if (o < 0 || o >= n_labels) {
             Py_DECREF(out);
             PyErr_SetString(PyExc_RuntimeError, "dlx._core: option without a label");
@@ -980,53 +992,69 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     S->heuristic = heuristic;
     S->integral = integral;
     S->OPT = t->OPT;
-    size_t total = 3 * (size_t)(N + 2) + 3 * (size_t)M + 2 * (size_t)(N1 + 1);
+    if (M > (INT_MAX >> NODE_SHIFT)) {
+        Py_DECREF(S);
+        PyErr_SetString(PyExc_MemoryError, "dlx._core: too many nodes for one search");
+        return NULL;
+    }
+    size_t option_nodes = 0;
+    for (int k = N + 1; k < M; k++)
+        option_nodes += t->TOP[k] > 0;
+    size_t total = 2 * (size_t)(N + 2) + 2 * (size_t)M + 2 * (size_t)(N1 + 1);
     total += total & 1;    /* keep the long long profile 8-byte aligned */
     size_t profile_bytes = (size_t)(N1 + 2) * sizeof(long long);
     S->block = (int *)PyMem_Malloc(total * sizeof(int) + profile_bytes);
     S->nd = (Node *)PyMem_Malloc((size_t)M * sizeof(Node));
-    if (S->block == NULL || S->nd == NULL) {
+    S->W = (int *)PyMem_Malloc((2 * option_nodes + 1) * sizeof(int));
+    if (S->block == NULL || S->nd == NULL || S->W == NULL) {
         Py_DECREF(S);
         return PyErr_NoMemory();
     }
     S->LL = S->block;
     S->RL = S->LL + (N + 2);
-    S->LEN = S->RL + (N + 2);
-    S->COL = S->LEN + (N + 2);
-    S->OF = S->COL + M;
-    S->OL = S->OF + M;
-    S->x = S->OL + M;
+    S->COL = S->RL + (N + 2);
+    int *scratch = S->COL + M;
+    S->x = scratch + M;
     S->best_x = S->x + (N1 + 1);
     S->profile = (long long *)(S->block + total);
     memcpy(S->LL, t->LL, (size_t)(N + 2) * sizeof(int));
     memcpy(S->RL, t->RL, (size_t)(N + 2) * sizeof(int));
-    memcpy(S->LEN, t->LEN, (size_t)(N + 2) * sizeof(int));
     for (int k = 0; k < M; k++) {
-        S->nd[k].u = t->U[k];
-        S->nd[k].d = t->D[k];
-        S->nd[k].top = t->TOP[k];
+        S->nd[k].u = OFF(t->U[k]);
+        S->nd[k].d = OFF(t->D[k]);
+        S->nd[k].t = OFF(t->TOP[k]);
+        S->nd[k].s = 0;
     }
+    for (int k = 1; k <= N; k++)
+        S->nd[k].s = t->LEN[k] + (k > N1 ? SECONDARY_BIAS : 0);
     memcpy(S->COL, t->COL, (size_t)M * sizeof(int));
-    for (int k = 0, first = 0; k < M; k++) {
-        if (t->TOP[k] <= 0) {
-            first = k + 1;
-            S->OF[k] = k;
+    /* W: the walk 0, 16, ..., 16(L-1), twice, once for each option length L
+       that occurs; each option node points just after its own entry (see hide). */
+    {
+        int *at = scratch;     /* at[L]: where the walk of options of length L starts in W */
+        for (int k = 0; k < M; k++)
+            at[k] = -1;
+        for (int k = N + 2, w = 0; k < M; k++) {
+            if (t->TOP[k] <= 0)
+                continue;
+            int f = k, len = 0;
+            while (t->TOP[f + len] > 0)
+                len++;
+            if (at[len] < 0) {
+                at[len] = w;
+                for (int j = 0; j < len; j++)
+                    S->W[w + j] = S->W[w + len + j] = OFF(j);
+                w += 2 * len;
+            }
+            for (int j = 0; j < len; j++)
+                S->nd[f + j].s = at[len] + j + 1;
+            k = f + len;       /* the spacer after the option */
         }
-        else
-            S->OF[k] = first;
-    }
-    for (int k = M - 1, last = M - 1; k >= 0; k--) {
-        if (t->TOP[k] <= 0) {
-            last = k - 1;
-            S->OL[k] = k;
-        }
-        else
-            S->OL[k] = last;
     }
     memset(S->x, 0, (size_t)(N1 + 1) * sizeof(int));
     S->zeros = 0;
     for (int k = 1; k <= N1; k++)
-        if (S->LEN[k] == 0)
+        if (t->LEN[k] == 0)
             S->zeros++;
     S->profile[0] = 1;
     S->plen = 1;
@@ -1099,6 +1127,7 @@ Search_dealloc(SearchObject *S)
     Py_XDECREF(S->table);
     PyMem_Free(S->block);
     PyMem_Free(S->nd);
+    PyMem_Free(S->W);
     PyMem_Free(S->dblock);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
@@ -1791,6 +1820,10 @@ PyInit__core(void)
     Py_INCREF(&GridTable_Type);
     if (PyModule_AddObject(m, "GridTable", (PyObject *)&GridTable_Type) < 0) {
         Py_DECREF(&GridTable_Type);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "MAX_NODES", INT_MAX >> NODE_SHIFT) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -12,7 +12,9 @@ variable ``DLX_ENGINE`` decides, and then ``"auto"``.
 
 Whatever the choice, a few requests always run on the pure engine, because they
 call back into Python at every step: :func:`dlx.trace`, a callable
-``heuristic=`` and a ``bound=`` hook for :func:`dlx.best`.
+``heuristic=`` and a ``bound=`` hook for :func:`dlx.best`; so do problems too big
+for the core's 32-bit node offsets (over ``_core.MAX_NODES`` nodes, about 134
+million, which is far more than fits in memory as Python lists anyway).
 
 The core copies the problem's links into C arrays of its own for every search
 (the static part is built once per problem and cached), so searches share no
@@ -139,9 +141,13 @@ def _heuristic(heuristic: object) -> int:
     return 1 if heuristic == "first" else 0
 
 
-def supports(heuristic: object) -> bool:
-    """True when the core implements ``heuristic`` (None, "mrv" or "first")."""
-    return heuristic is None or (isinstance(heuristic, str) and heuristic in ("mrv", "first"))
+def supports(heuristic: object, problem: ExactCover | None = None) -> bool:
+    """True when the core implements ``heuristic`` (None, "mrv" or "first") and can
+    hold ``problem`` (the core addresses at most ``_core.MAX_NODES`` nodes, about
+    134 million; beyond that the pure engine searches)."""
+    if not (heuristic is None or (isinstance(heuristic, str) and heuristic in ("mrv", "first"))):
+        return False
+    return problem is None or _core is None or len(Links.of(problem).TOP) <= _core.MAX_NODES
 
 
 def solutions(problem: ExactCover, limit: int | None, max_nodes: int | None,

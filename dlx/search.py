@@ -793,7 +793,7 @@ def solutions(
     _check_positive(limit, "limit")
     _check_positive(max_nodes, "max_nodes")
     master = _master(problem)
-    if _engine.select(engine) and _engine.supports(heuristic):
+    if _engine.select(engine) and _engine.supports(heuristic, problem):
         return _engine.solutions(problem, limit, max_nodes, stats, heuristic, progress)
     return _solutions(master.copy(), limit, max_nodes, stats, heuristic, progress)
 
@@ -843,7 +843,7 @@ def count(
     _check_positive(limit, "limit")
     _check_positive(max_nodes, "max_nodes")
     master = _master(problem)
-    if _engine.select(engine) and _engine.supports(heuristic):
+    if _engine.select(engine) and _engine.supports(heuristic, problem):
         return _engine.count(problem, limit, max_nodes, stats, heuristic, progress)
     search = run(master.copy(), "count", stats=stats, max_nodes=max_nodes,
                  heuristic=heuristic, progress=progress)
@@ -954,7 +954,7 @@ def best(
     """
     _check_positive(max_nodes, "max_nodes")
     links = _master(problem)
-    use_core = _engine.select(engine) and _engine.supports(heuristic) and bound is None
+    use_core = _engine.select(engine) and _engine.supports(heuristic, problem) and bound is None
     get = weight.__getitem__ if isinstance(weight, Mapping) else weight
     sign = 1 if maximize else -1
     weights: list[float] = []

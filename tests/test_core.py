@@ -485,3 +485,23 @@ def test_core_is_built_where_ci_requires_it():
     # skip the core's tests and leave CI green.
     if os.environ.get("DLX_REQUIRE_CORE") == "1":
         assert engine.available(), "dlx._core did not build (DLX_REQUIRE_CORE=1)"
+
+
+@needs_core
+def test_problems_beyond_the_cores_node_limit_run_on_the_pure_engine(monkeypatch):
+    """The core addresses at most _core.MAX_NODES nodes; bigger problems are searched
+    by the pure engine, whatever engine= says, with the same answers."""
+    p = dlx.ExactCover({f"q{r}{c}": [f"r{r}", f"c{c}"] for r in range(4) for c in range(4)})
+    want = dlx.count(p, engine="c"), dlx.first(p, engine="c"), dlx.best(p, len, engine="c")
+    assert engine.supports(None, p)
+    monkeypatch.setattr(engine._core, "MAX_NODES", 10)
+    assert not engine.supports(None, p)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the core must not be asked")
+
+    for view in ("count", "solutions", "best"):
+        monkeypatch.setattr(engine, view, refuse)
+    assert (dlx.count(p, engine="c"), dlx.first(p, engine="c"),
+            dlx.best(p, len, engine="c")) == want == (24, ("q00", "q11", "q22", "q33"),
+                                                      (12, ("q00", "q11", "q22", "q33")))
