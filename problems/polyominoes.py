@@ -31,7 +31,7 @@ VZYYYYWTFNNNIIIIIXUU
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple, cast
 
 import dlx
@@ -134,25 +134,20 @@ def _board(width: int, height: int, holes: Iterable[Cell]) -> list[Cell]:
     return list(cells)
 
 
-def _moved(f: Callable[[int, int], Cell], dr: int, dc: int) -> Callable[[Cell], Cell]:
-    def move(cell: Cell) -> Cell:
-        r, c = f(*cell)
-        return r + dr, c + dc
-    return move
-
-
-def _symmetries(board: list[Cell]) -> list[Callable[[Cell], Cell]]:
-    """The rotations and reflections that map the board onto itself (identity first)."""
+def _symmetries(board: list[Cell]) -> list[dict[Cell, Cell]]:
+    """The rotations and reflections that map the board onto itself (identity first),
+    each as a table square -> image square."""
     if not board:
-        return [lambda cell: cell]
+        return [{}]
     target = set(board)
-    out: list[Callable[[Cell], Cell]] = []
+    out: list[dict[Cell, Cell]] = []
     r0, c0 = min(r for r, _ in board), min(c for _, c in board)
     for f in _MAPS:
         image = [f(r, c) for r, c in board]
         dr, dc = r0 - min(r for r, _ in image), c0 - min(c for _, c in image)
-        if {(r + dr, c + dc) for r, c in image} == target:
-            out.append(_moved(f, dr, dc))
+        moved = {cell: (r + dr, c + dc) for cell, (r, c) in zip(board, image, strict=True)}
+        if set(moved.values()) == target:
+            out.append(moved)
     return out
 
 
@@ -168,7 +163,7 @@ def _reduced(board: list[Cell], places: dict[str, list[Shape]]) -> dict[str, lis
     group = _symmetries(board)
     best: tuple[int, str, list[Shape]] | None = None
     for name, spots in places.items():
-        classes = [{tuple(sorted(map(g, spot))) for g in group} for spot in spots]
+        classes = [{tuple(sorted(map(g.__getitem__, spot))) for g in group} for spot in spots]
         if all(len(orbit) == len(group) for orbit in classes):
             kept = [spot for spot, orbit in zip(spots, classes, strict=True) if spot == min(orbit)]
             if best is None or len(kept) < best[0]:
