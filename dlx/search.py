@@ -313,7 +313,7 @@ def run(
             def cover_u(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, Z=Z,
                         s1=s1) -> int:
                 """cover(i) on the fast path, every option of s1 + 1 primary items."""
-                k = 1 + s1 * LEN[i]
+                m = LEN[i]
                 p = D[i]
                 while p != i:
                     for q in OP[p]:
@@ -331,9 +331,9 @@ def run(
                 right = RL[i]
                 RL[left] = right
                 LL[right] = left
-                if not LEN[i]:
+                if not m:
                     Z[0] -= 1
-                return k
+                return 1 + s1 * m
 
             def uncover_u(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
                           Z=Z) -> None:
@@ -360,7 +360,8 @@ def run(
                 """commit_s with cover_u inlined (one call per option tried, not per item)."""
                 k = 0
                 for i in OI[xl]:
-                    k += 1 + s1 * LEN[i]
+                    m = LEN[i]
+                    k += m
                     p = D[i]
                     while p != i:
                         for q in OP[p]:
@@ -378,9 +379,9 @@ def run(
                     right = RL[i]
                     RL[left] = right
                     LL[right] = left
-                    if not LEN[i]:
+                    if not m:
                         Z[0] -= 1
-                return k
+                return s1 * (k + 1)     # s1 items, each 1 + s1 * its length
 
             def uncommit_u(xl: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, Z=Z,
                            OI=OI) -> None:
@@ -489,6 +490,7 @@ def run(
     else:
         raise ExactCoverError(f"unknown heuristic {heuristic!r}: use 'mrv', 'first' or a callable")
 
+    mrv_fast = choose is choose_mrv_fast
     x = [0] * (N1 + 1)        # x[l]: the node of the option tried at level l
     rows: list[tuple[int, ...]] = [()] * (N1 + 1)  # the other nodes of x[l], in commit order
     lens = [0] * (N1 + 1)     # (trace) the chosen item's list length at level l
@@ -569,7 +571,26 @@ def run(
                 dead = True
             else:
                 # X3: choose an item i
-                i = choose()
+                if mrv_fast:
+                    # choose_mrv_fast, inlined: the most frequent call of the loop
+                    if Z[0]:
+                        i = 0
+                    else:
+                        i = j = RL[0]
+                        s = LEN[j]
+                        if s != 1:
+                            while True:
+                                j = RL[j]
+                                t = LEN[j]
+                                if t < s:
+                                    if not j:
+                                        break
+                                    i = j
+                                    if t == 1:
+                                        break
+                                    s = t
+                else:
+                    i = choose()
                 if tracing:
                     lens[level] = LEN[i]
                     paused = True
