@@ -9,9 +9,9 @@ puzzles), forum-hardest = every 2nd line of tdoku_forum_hardest_1905_11plus_samp
 (1,000), forum-hardest-1106 = all 375 of tdoku_forum_hardest_1106.txt (``--quick``: the first
 50 of each).
 
-Ours: ``problems.sudoku.solve_lines(lines, engine="python")`` (the pure engine; without a
-core it encodes and searches puzzle by puzzle, as ``solve`` does; ``solve(line)`` per puzzle
-if the module has no ``solve_lines``). dlx 1.0.4: the shared encoding
+Ours: ``problems.sudoku.solve_lines(lines, engine="python")`` (the pure engine on one
+prepared matrix per shape, ``dlx.grid.GridBatch``: the links copied, the givens placed, the
+pure search run; the same answers and node counts as ``solve`` puzzle by puzzle). dlx 1.0.4: the shared encoding
 (``common.sudoku_rows``), a fresh ``DLX`` per puzzle, ``next(solve())``. Both timed parts
 read the puzzle file and parse every line. py-sudoku 2.0.0 (a backtracking Sudoku solver, no
 exact cover) takes seconds per 17-clue puzzle, so it only solves the first ``--cap`` puzzles
