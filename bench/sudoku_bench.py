@@ -11,8 +11,9 @@ puzzles), forum-hardest = every 2nd line of tdoku_forum_hardest_1905_11plus_samp
 
 Ours: ``problems.sudoku.solve_lines(lines, engine="python")`` (the pure engine on one
 prepared matrix per shape, ``dlx.grid.GridBatch``: the links copied, the givens placed, the
-pure search run; the same answers and node counts as ``solve`` puzzle by puzzle). dlx 1.0.4: the shared encoding
-(``common.sudoku_rows``), a fresh ``DLX`` per puzzle, ``next(solve())``. Both timed parts
+pure search run; the same answers and node counts as ``solve`` puzzle by puzzle).
+dlx 1.0.4: the shared encoding (``common.sudoku_rows``), a fresh ``DLX`` per puzzle,
+``next(solve())``. Both timed parts
 read the puzzle file and parse every line. py-sudoku 2.0.0 (a backtracking Sudoku solver, no
 exact cover) takes seconds per 17-clue puzzle, so it only solves the first ``--cap`` puzzles
 (default 20; ``--quick``: 5) of each set, once (``--cap-repeat``), in a separate "first N"
