@@ -211,14 +211,15 @@ class Links:
         return t
 
     def fast_tables(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
-                                   list[tuple[int, ...]]] | None:
+                                   list[tuple[int, ...]], list[tuple[int, ...]]] | None:
         """Per-node tables for the pure engine's fast path, or None when it can't be used.
 
         For node p: ``OP[p]`` the other nodes of its option whose items are primary,
         ``OS[p]`` those whose items are secondary, ``OI[p]`` the items of the other
-        nodes in Knuth's cyclic order (p+1, ..., then wrapping to the option's start).
-        Built once per problem (shared by every copy) and only for problems without
-        colours whose tables fit in :data:`FAST_TABLE_LIMIT` entries.
+        nodes in Knuth's cyclic order (p+1, ..., then wrapping to the option's start),
+        ``RI[p]`` the same items reversed (the order of uncovering them).  Built once
+        per problem (shared by every copy) and only for problems without colours whose
+        tables fit in :data:`FAST_TABLE_LIMIT` entries.
         """
         if "fast" not in self._shared:
             tables = None
@@ -228,18 +229,20 @@ class Links:
                 op: list[tuple[int, ...]] = [()] * len(top)
                 os_: list[tuple[int, ...]] = [()] * len(top)
                 oi: list[tuple[int, ...]] = [()] * len(top)
+                ri: list[tuple[int, ...]] = [()] * len(top)
                 for nodes in self.option_nodes:
                     items = tuple([top[q] for q in nodes])
                     mixed = max(items) > n1
                     for at, p in enumerate(nodes):
                         others = nodes[at + 1:] + nodes[:at]
                         oi[p] = items[at + 1:] + items[:at]
+                        ri[p] = oi[p][::-1]
                         if mixed:
                             op[p] = tuple([q for q in others if top[q] <= n1])
                             os_[p] = tuple([q for q in others if top[q] > n1])
                         else:
                             op[p] = others
-                tables = (op, os_, oi)
+                tables = (op, os_, oi, ri)
                 sizes = {len(nodes) for nodes in self.option_nodes}
                 self._shared["fast_shape"] = (
                     not any(os_),                                    # no secondary nodes
@@ -247,6 +250,13 @@ class Links:
                 )
             self._shared["fast"] = tables
         return self._shared["fast"]  # type: ignore[no-any-return]
+
+    def singles(self) -> list[tuple[int]]:
+        """``[(0,), (1,), ..., (N + 1,)]``, built once: the search covers tuples of items."""
+        ones = self._shared.get("singles")
+        if ones is None:
+            ones = self._shared["singles"] = [(i,) for i in range(self.N + 2)]
+        return ones  # type: ignore[no-any-return]
 
     def fast_shape(self) -> tuple[bool, int]:
         """``(no secondary nodes, common option size - 1 or -1)``: lets the fast path

@@ -227,93 +227,26 @@ def run(
     # whose LEN the search never reads.  Tracing and colours take the general path,
     # which keeps every LEN exact for pictures and checks.
     # (In the functions below, the names bound as default arguments are fast locals.)
-    cover_item: Callable[[int], int]
-    uncover_item: Callable[[int], None]
-    commit_f: Callable[[int], int]
-    uncommit_f: Callable[[int], None]
+    cover_many: Callable[[tuple[int, ...]], int]
+    uncover_many: Callable[[tuple[int, ...]], None]
     choose: Callable[[], int]
     fast = None if tracing else links.fast_tables()
     if fast is not None:
-        OP, OS, OI = fast
+        # The fast path covers a tuple of items per call: the other items of x_l at X5
+        # (OI[x_l]) and the same reversed at X6 (RI[x_l]); like the general path, (i,)
+        # at X4 and X7 (ONE[i]).
+        OP, OS, OI, RI = fast
 
         # Z[0] counts the uncovered primary items whose list is empty, as the C core
         # does: MRV can then stop at the first item of length 1 (the same choice).
         Z = [list(map(LEN.__getitem__, links.active_items())).count(0)]
 
-        def cover_s(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, OS=OS, Z=Z,
-                    SIZE1=SIZE1, N1=N1) -> int:
-            """cover(i) on the fast path: the same unlinks as cover(i)."""
-            k = 1
-            p = D[i]
-            while p != i:
-                for q in OP[p]:
-                    u = U[q]
-                    d = D[q]
-                    D[u] = d
-                    U[d] = u
-                    t = T[q]
-                    n = LEN[t] - 1
-                    LEN[t] = n
-                    if not n:
-                        Z[0] += 1
-                for q in OS[p]:
-                    u = U[q]
-                    d = D[q]
-                    D[u] = d
-                    U[d] = u
-                k += SIZE1[p]
-                p = D[p]
-            left = LL[i]
-            right = RL[i]
-            RL[left] = right
-            LL[right] = left
-            if i <= N1 and not LEN[i]:
-                Z[0] -= 1
-            return k
-
-        def uncover_s(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, OS=OS, Z=Z,
-                      N1=N1) -> None:
-            left = LL[i]
-            right = RL[i]
-            RL[left] = i
-            LL[right] = i
-            if i <= N1 and not LEN[i]:
-                Z[0] += 1
-            p = U[i]
-            while p != i:
-                for q in OP[p]:
-                    U[D[q]] = q
-                    D[U[q]] = q
-                    t = T[q]
-                    n = LEN[t]
-                    LEN[t] = n + 1
-                    if not n:
-                        Z[0] -= 1
-                for q in OS[p]:
-                    U[D[q]] = q
-                    D[U[q]] = q
-                p = U[p]
-
-        def commit_s(xl: int, OI=OI, cover_s=cover_s) -> int:
-            """X5 on the fast path: cover the other items of option x_l, in order."""
+        def cover_s(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
+                    OS=OS, Z=Z, SIZE1=SIZE1, N1=N1) -> int:
+            """cover(i) for each i of ``items`` on the fast path: the same unlinks."""
             k = 0
-            for j in OI[xl]:
-                k += cover_s(j)
-            return k
-
-        def uncommit_s(xl: int, OI=OI, uncover_s=uncover_s) -> None:
-            """X6 on the fast path: uncover them in reverse order."""
-            for j in reversed(OI[xl]):
-                uncover_s(j)
-
-        primary_only, s1 = links.fast_shape()
-        if primary_only and s1 >= 0:
-            # No option has a secondary item: no secondary loops, and when every
-            # option has s1 + 1 nodes, cover(i) makes 1 + s1 * LEN[i] updates.
-            def cover_u(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, Z=Z,
-                        s1=s1) -> int:
-                """cover(i) on the fast path, every option of s1 + 1 primary items."""
-                m = LEN[i]
+            for i in items:
+                k += 1
                 p = D[i]
                 while p != i:
                     for q in OP[p]:
@@ -326,22 +259,30 @@ def run(
                         LEN[t] = n
                         if not n:
                             Z[0] += 1
+                    for q in OS[p]:
+                        u = U[q]
+                        d = D[q]
+                        D[u] = d
+                        U[d] = u
+                    k += SIZE1[p]
                     p = D[p]
                 left = LL[i]
                 right = RL[i]
                 RL[left] = right
                 LL[right] = left
-                if not m:
+                if i <= N1 and not LEN[i]:
                     Z[0] -= 1
-                return 1 + s1 * m
+            return k
 
-            def uncover_u(i: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
-                          Z=Z) -> None:
+        def uncover_s(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
+                      OS=OS, Z=Z, N1=N1) -> None:
+            """uncover(i) for each i of ``items``, in that order."""
+            for i in items:
                 left = LL[i]
                 right = RL[i]
                 RL[left] = i
                 LL[right] = i
-                if not LEN[i]:
+                if i <= N1 and not LEN[i]:
                     Z[0] += 1
                 p = U[i]
                 while p != i:
@@ -353,13 +294,21 @@ def run(
                         LEN[t] = n + 1
                         if not n:
                             Z[0] -= 1
+                    for q in OS[p]:
+                        U[D[q]] = q
+                        D[U[q]] = q
                     p = U[p]
 
-            def commit_u(xl: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, Z=Z,
-                         s1=s1, OI=OI) -> int:
-                """commit_s with cover_u inlined (one call per option tried, not per item)."""
+        cover_many, uncover_many = cover_s, uncover_s
+        primary_only, s1 = links.fast_shape()
+        if primary_only and s1 >= 0:
+            # Every option has s1 + 1 nodes, all of primary items: no secondary loops,
+            # and cover(i) makes 1 + s1 * LEN[i] updates.
+            def cover_u(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
+                        Z=Z, s1=s1) -> int:
+                """cover_s when every option has s1 + 1 primary items."""
                 k = 0
-                for i in OI[xl]:
+                for i in items:
                     m = LEN[i]
                     k += m
                     p = D[i]
@@ -381,11 +330,12 @@ def run(
                     LL[right] = left
                     if not m:
                         Z[0] -= 1
-                return s1 * (k + 1)     # s1 items, each 1 + s1 * its length
+                return len(items) + s1 * k
 
-            def uncommit_u(xl: int, D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP, Z=Z,
-                           OI=OI) -> None:
-                for i in reversed(OI[xl]):
+            def uncover_u(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL,
+                          OP=OP, Z=Z) -> None:
+                """uncover_s when every option has s1 + 1 primary items."""
+                for i in items:
                     left = LL[i]
                     right = RL[i]
                     RL[left] = i
@@ -404,14 +354,23 @@ def run(
                                 Z[0] -= 1
                         p = U[p]
 
-            cover_item, uncover_item = cover_u, uncover_u
-            commit_f, uncommit_f = commit_u, uncommit_u
-        else:
-            cover_item, uncover_item = cover_s, uncover_s
-            commit_f, uncommit_f = commit_s, uncommit_s
-    else:
-        cover_item, uncover_item = cover_c, uncover_c
+            cover_many, uncover_many = cover_u, uncover_u
 
+    else:
+        def cover_many_c(items: tuple[int, ...], cover_c=cover_c) -> int:
+            k = 0
+            for i in items:
+                k += cover_c(i)
+            return k
+
+        def uncover_many_c(items: tuple[int, ...], uncover_c=uncover_c) -> None:
+            for i in items:
+                uncover_c(i)
+
+        cover_many, uncover_many = cover_many_c, uncover_many_c
+    ONE = links.singles()
+
+    is_fast = fast is not None
     if fast is None:
         Z = [0]
     else:
@@ -622,7 +581,7 @@ def run(
                     dead = False
                 if not dead:
                     # X4: cover i
-                    updates += cover_item(i)
+                    updates += cover_many(ONE[i])
                     held = True
                     x[level] = D[i]
                     if tracing:
@@ -643,8 +602,8 @@ def run(
                     xl = x[level]
                     i = T[xl]
                     held = True
-                    if fast is not None:
-                        uncommit_f(xl)
+                    if is_fast:
+                        uncover_many(RI[xl])
                         x[level] = D[xl]
                         dead = False
                         continue
@@ -653,7 +612,7 @@ def run(
                     for q in reversed(rows[level]):
                         c = COL[q]        # uncommit (Algorithm C): c < 0 means nothing to undo
                         if c == 0:
-                            uncover_item(T[q])
+                            uncover_c(T[q])
                         elif c > 0:
                             unpurify(q)
                         if tracing:
@@ -677,8 +636,8 @@ def run(
                         progress(stats)
                         paused = False
                     profile[level + 1] += 1
-                    if fast is not None:
-                        updates += commit_f(xl)
+                    if is_fast:
+                        updates += cover_many(OI[xl])
                         if bb:
                             score[level + 1] = score[level] + weights[OPT[xl]]  # type: ignore
                         level += 1
@@ -698,7 +657,7 @@ def run(
                     for q in others:
                         c = COL[q]        # commit (Algorithm C): c < 0 means already purified
                         if c == 0:
-                            updates += cover_item(T[q])
+                            updates += cover_c(T[q])
                         elif c > 0:
                             updates += purify(q)
                         if tracing:
@@ -714,7 +673,7 @@ def run(
                     part = 0
                     break
                 # X7: backtrack: every option of i has been tried
-                uncover_item(i)
+                uncover_many(ONE[i])
                 held = False
                 if tracing:
                     paused = True
@@ -728,7 +687,8 @@ def run(
         if paused and restore:
             # Stopped between two steps (closed, budget, progress raised): undo every
             # cover so this table is exactly as it was before the search.
-            undo = uncover_item
+            def undo(i: int, uncover_many=uncover_many, ONE=ONE) -> None:
+                uncover_many(ONE[i])
 
             def uncommit(q: int, COL=COL, T=T, undo=undo, unpurify=unpurify) -> None:
                 if COL[q] == 0:
@@ -742,7 +702,7 @@ def run(
                 undo(i)
             for lev in range(level - 1, -1, -1):
                 if fast is not None:
-                    uncommit_f(x[lev])
+                    uncover_many(RI[x[lev]])
                 else:
                     for q in reversed(rows[lev]):
                         uncommit(q)
