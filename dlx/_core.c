@@ -538,6 +538,31 @@ choose_mrv(const int *RL, const int *LEN)
     return i;
 }
 
+/* Early failure (xcover's lookahead), checked after each node q of x_l is committed
+   while some primary item is empty: true when more primary items are empty than
+   the nodes of x_l still to commit (after q, cyclically, up to x_l) account for,
+   so some empty item lies outside x_l and the option cannot lead anywhere.  Only
+   tested while at most EARLY_SPAN nodes remain (a huge option stays linear).  The
+   same test as dlx.search._fails; secondary LENs carry SECONDARY_BIAS, never 0. */
+#define EARLY_SPAN 64
+static inline int
+early_failure(const char *nd, int zeros, int q, int xl)
+{
+    int e = 0, rest = 0, r = q + (int)sizeof(Node);
+    while (r != xl) {
+        const Node *n = AT(nd, r);
+        if (n->t <= 0) {
+            r = n->u;
+            continue;
+        }
+        if (++rest > EARLY_SPAN)
+            return 0;
+        e += LEN_OF(nd, n->t) == 0;
+        r += (int)sizeof(Node);
+    }
+    return zeros > e;
+}
+
 /* choose_mrv, reading the lengths in the item headers. */
 static inline int
 choose_mrv_nodes(const int *RL, const char *nd)
@@ -710,6 +735,21 @@ x5_commit:
             continue;
         }
         updates += commit(&c, q, colored);
+        if (c.zeros > 0 && early_failure(nd, c.zeros, q, xl)) {
+            /* An item outside x_l has no option left: undo this commit, last node
+               first (as X6 does), and try the next option. */
+            int r = q;
+            while (r != xl) {
+                if (AT(nd, r)->t <= 0) {
+                    r = AT(nd, r)->d;
+                    continue;
+                }
+                uncommit(&c, r, colored);
+                r -= (int)sizeof(Node);
+            }
+            x[level] = AT(nd, xl)->d;
+            goto try_;
+        }
         q += (int)sizeof(Node);
     }
     if (bb)

@@ -20,6 +20,14 @@ items covered: visit a solution); X3 choose an item i; X4 cover i; X5 try the
 option x_l; X6 try again (undo x_l, go to the next option of i); X7 backtrack
 (uncover i); X8 leave level l.  With colours, covering the other items of x_l is
 Algorithm C's *commit* (cover an uncoloured item, *purify* a coloured one).
+
+Early failure (xcover's lookahead), in both engines: a partial solution with an
+uncovered primary item that has no option left is a dead end.  X5 stops
+committing x_l as soon as such an item is not among the items of x_l still to
+commit (undoing what it committed, then on to the next option: the try counts
+as a node, as it would anyway); X3 treats an empty item as a dead end whatever
+the heuristic.  Solutions, their order and node counts are those of the plain
+algorithm; only the number of link updates is smaller.
 """
 
 from __future__ import annotations
@@ -89,6 +97,28 @@ def _chosen(labels: list[Hashable], OPT: list[int], x: list[int], level: int
     return tuple([labels[OPT[q]] for q in x[:level]])
 
 
+#: The early-failure test of a commit (X5) is made while at most this many nodes of
+#: the option remain to commit (so a huge option costs linear time, not quadratic).
+EARLY_SPAN = 64
+
+
+def _empty_among(items: tuple[int, ...], LEN: list[int], N1: int) -> int:
+    """How many of ``items`` are primary items whose list is empty."""
+    n = 0
+    for i in items:
+        if i <= N1 and LEN[i] == 0:
+            n += 1
+    return n
+
+
+def _fails(z: int, rest: tuple[int, ...], LEN: list[int], N1: int) -> bool:
+    """Early failure (xcover's lookahead) during a commit: with z > 0 uncovered primary
+    items empty and ``rest`` the items still to commit, some empty item lies outside
+    the option, which then cannot lead anywhere.  Only tested while ``rest`` is at most
+    EARLY_SPAN long; the same rule as the C core's."""
+    return len(rest) <= EARLY_SPAN and z > _empty_among(rest, LEN, N1)
+
+
 def _ratios(links: Links, weights: list[float]) -> list[float]:
     """Per node: its option's weight divided by the option's number of primary items."""
     T, n1 = links.TOP, links.N1
@@ -154,7 +184,11 @@ def run(
     # The general path: Algorithm C's hide', cover', purify and their inverses
     # (7.2.2.1, Algorithm C).  Without colours every COLOR is 0 and they are
     # Algorithm X's hide, cover (7.2.2.1-(12)) and uncover (7.2.2.1-(14)).
-    def hide_c(p: int, ROW=ROW, COL=COL, U=U, D=D, LEN=LEN, T=T) -> int:
+    # Z[0] counts the uncovered primary items whose list is empty (both paths keep
+    # it): MRV can stop at the first item of length 1, and a commit can stop early.
+    Z = [_empty_among(tuple(links.active_items()), LEN, N1)]
+
+    def hide_c(p: int, ROW=ROW, COL=COL, U=U, D=D, LEN=LEN, T=T, Z=Z, N1=N1) -> int:
         """Hide option p, leaving purified nodes (COLOR < 0) alone (Algorithm C's hide')."""
         k = 0
         for q in ROW[p]:
@@ -163,18 +197,26 @@ def run(
                 d = D[q]
                 D[u] = d
                 U[d] = u
-                LEN[T[q]] -= 1
+                t = T[q]
+                n = LEN[t] - 1
+                LEN[t] = n
+                if n == 0 and t <= N1:
+                    Z[0] += 1
                 k += 1
         return k
 
-    def unhide_c(p: int, ROW=ROW, COL=COL, U=U, D=D, LEN=LEN, T=T) -> None:
+    def unhide_c(p: int, ROW=ROW, COL=COL, U=U, D=D, LEN=LEN, T=T, Z=Z, N1=N1) -> None:
         for q in ROW[p]:
             if q != p and COL[q] >= 0:
                 U[D[q]] = q
                 D[U[q]] = q
-                LEN[T[q]] += 1
+                t = T[q]
+                n = LEN[t]
+                LEN[t] = n + 1
+                if n == 0 and t <= N1:
+                    Z[0] -= 1
 
-    def cover_c(i: int, D=D, LL=LL, RL=RL, hide_c=hide_c) -> int:
+    def cover_c(i: int, D=D, LL=LL, RL=RL, LEN=LEN, Z=Z, N1=N1, hide_c=hide_c) -> int:
         """Algorithm C's cover'(i)."""
         k = 1
         p = D[i]
@@ -185,13 +227,17 @@ def run(
         right = RL[i]
         RL[left] = right
         LL[right] = left
+        if i <= N1 and LEN[i] == 0:
+            Z[0] -= 1
         return k
 
-    def uncover_c(i: int, U=U, LL=LL, RL=RL, unhide_c=unhide_c) -> None:
+    def uncover_c(i: int, U=U, LL=LL, RL=RL, LEN=LEN, Z=Z, N1=N1, unhide_c=unhide_c) -> None:
         left = LL[i]
         right = RL[i]
         RL[left] = i
         LL[right] = i
+        if i <= N1 and LEN[i] == 0:
+            Z[0] += 1
         p = U[i]
         while p != i:
             unhide_c(p)
@@ -227,7 +273,7 @@ def run(
     # whose LEN the search never reads.  Tracing and colours take the general path,
     # which keeps every LEN exact for pictures and checks.
     # (In the functions below, the names bound as default arguments are fast locals.)
-    cover_many: Callable[[tuple[int, ...]], int]
+    cover_many: Callable[[tuple[int, ...], bool], int]
     uncover_many: Callable[[tuple[int, ...]], None]
     choose: Callable[[], int]
     fast = None if tracing else links.fast_tables()
@@ -237,13 +283,39 @@ def run(
         # at X4 and X7 (ONE[i]).
         OP, OS, OI, RI = fast
 
-        # Z[0] counts the uncovered primary items whose list is empty, as the C core
-        # does: MRV can then stop at the first item of length 1 (the same choice).
-        Z = [list(map(LEN.__getitem__, links.active_items())).count(0)]
+        def uncover_s(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
+                      OS=OS, Z=Z, N1=N1) -> None:
+            """uncover(i) for each i of ``items``, in that order."""
+            for i in items:
+                left = LL[i]
+                right = RL[i]
+                RL[left] = i
+                LL[right] = i
+                if i <= N1 and not LEN[i]:
+                    Z[0] += 1
+                p = U[i]
+                while p != i:
+                    for q in OP[p]:
+                        U[D[q]] = q
+                        D[U[q]] = q
+                        t = T[q]
+                        n = LEN[t]
+                        LEN[t] = n + 1
+                        if not n:
+                            Z[0] -= 1
+                    for q in OS[p]:
+                        U[D[q]] = q
+                        D[U[q]] = q
+                    p = U[p]
 
-        def cover_s(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
-                    OS=OS, Z=Z, SIZE1=SIZE1, N1=N1) -> int:
-            """cover(i) for each i of ``items`` on the fast path: the same unlinks."""
+        def cover_s(items: tuple[int, ...], check: bool = False, D=D, U=U, T=T, LEN=LEN,
+                    LL=LL, RL=RL, OP=OP, OS=OS, Z=Z, SIZE1=SIZE1, N1=N1,
+                    uncover_s=uncover_s) -> int:
+            """cover(i) for each i of ``items`` on the fast path: the same unlinks.
+
+            With ``check`` (a commit, X5), stop as soon as a primary item that is not
+            among the items still to cover has no option left: undo what was covered
+            and return ~updates (negative), the early failure."""
             k = 0
             for i in items:
                 k += 1
@@ -272,40 +344,42 @@ def run(
                 LL[right] = left
                 if i <= N1 and not LEN[i]:
                     Z[0] -= 1
+                if check and Z[0]:
+                    at = items.index(i) + 1
+                    if _fails(Z[0], items[at:], LEN, N1):
+                        uncover_s(items[at - 1::-1])
+                        return ~k
             return k
-
-        def uncover_s(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
-                      OS=OS, Z=Z, N1=N1) -> None:
-            """uncover(i) for each i of ``items``, in that order."""
-            for i in items:
-                left = LL[i]
-                right = RL[i]
-                RL[left] = i
-                LL[right] = i
-                if i <= N1 and not LEN[i]:
-                    Z[0] += 1
-                p = U[i]
-                while p != i:
-                    for q in OP[p]:
-                        U[D[q]] = q
-                        D[U[q]] = q
-                        t = T[q]
-                        n = LEN[t]
-                        LEN[t] = n + 1
-                        if not n:
-                            Z[0] -= 1
-                    for q in OS[p]:
-                        U[D[q]] = q
-                        D[U[q]] = q
-                    p = U[p]
 
         cover_many, uncover_many = cover_s, uncover_s
         primary_only, s1 = links.fast_shape()
         if primary_only and s1 >= 0:
             # Every option has s1 + 1 nodes, all of primary items: no secondary loops,
             # and cover(i) makes 1 + s1 * LEN[i] updates.
-            def cover_u(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL, OP=OP,
-                        Z=Z, s1=s1) -> int:
+            def uncover_u(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL,
+                          OP=OP, Z=Z) -> None:
+                """uncover_s when every option has s1 + 1 primary items."""
+                for i in items:
+                    left = LL[i]
+                    right = RL[i]
+                    RL[left] = i
+                    LL[right] = i
+                    if not LEN[i]:
+                        Z[0] += 1
+                    p = U[i]
+                    while p != i:
+                        for q in OP[p]:
+                            U[D[q]] = q
+                            D[U[q]] = q
+                            t = T[q]
+                            n = LEN[t]
+                            LEN[t] = n + 1
+                            if not n:
+                                Z[0] -= 1
+                        p = U[p]
+
+            def cover_u(items: tuple[int, ...], check: bool = False, D=D, U=U, T=T, LEN=LEN,
+                        LL=LL, RL=RL, OP=OP, Z=Z, s1=s1, N1=N1, uncover_u=uncover_u) -> int:
                 """cover_s when every option has s1 + 1 primary items."""
                 k = 0
                 for i in items:
@@ -330,34 +404,17 @@ def run(
                     LL[right] = left
                     if not m:
                         Z[0] -= 1
+                    if check and Z[0]:
+                        at = items.index(i) + 1
+                        if _fails(Z[0], items[at:], LEN, N1):
+                            uncover_u(items[at - 1::-1])
+                            return ~(at + s1 * k)
                 return len(items) + s1 * k
-
-            def uncover_u(items: tuple[int, ...], D=D, U=U, T=T, LEN=LEN, LL=LL, RL=RL,
-                          OP=OP, Z=Z) -> None:
-                """uncover_s when every option has s1 + 1 primary items."""
-                for i in items:
-                    left = LL[i]
-                    right = RL[i]
-                    RL[left] = i
-                    LL[right] = i
-                    if not LEN[i]:
-                        Z[0] += 1
-                    p = U[i]
-                    while p != i:
-                        for q in OP[p]:
-                            U[D[q]] = q
-                            D[U[q]] = q
-                            t = T[q]
-                            n = LEN[t]
-                            LEN[t] = n + 1
-                            if not n:
-                                Z[0] -= 1
-                        p = U[p]
 
             cover_many, uncover_many = cover_u, uncover_u
 
     else:
-        def cover_many_c(items: tuple[int, ...], cover_c=cover_c) -> int:
+        def cover_many_c(items: tuple[int, ...], check: bool = False, cover_c=cover_c) -> int:
             k = 0
             for i in items:
                 k += cover_c(i)
@@ -371,9 +428,7 @@ def run(
     ONE = links.singles()
 
     is_fast = fast is not None
-    if fast is None:
-        Z = [0]
-    else:
+    if fast is not None:
         LEN[0] = -1       # the sentinel of choose_mrv_fast; 0 again when the search ends
     # With the empty-item count (fast path), no item is shorter than 1 once Z[0] is 0,
     # so the scan may stop at the first item of length 1: the same choice.
@@ -413,8 +468,8 @@ def run(
                     return i
                 s = t
 
-    # Early-failure lookahead (as xcover does): an uncovered primary item with no
-    # option left makes the partial solution a dead end, whatever the heuristic
+    # Early failure at X3 (see the module docstring): an uncovered primary item with
+    # no option left makes the partial solution a dead end, whatever the heuristic
     # would pick.  MRV finds such an item by itself; the others look for it first.
     def empty_item(RL=RL, LEN=LEN) -> int:
         j = RL[0]
@@ -637,7 +692,14 @@ def run(
                         paused = False
                     profile[level + 1] += 1
                     if is_fast:
-                        updates += cover_many(OI[xl])
+                        k = cover_many(OI[xl], True)
+                        if k < 0:
+                            # early failure: an item outside x_l has no option left, and
+                            # the commit has undone itself; try the next option
+                            updates += ~k
+                            x[level] = D[xl]
+                            continue
+                        updates += k
                         if bb:
                             score[level + 1] = score[level] + weights[OPT[xl]]  # type: ignore
                         level += 1
@@ -654,18 +716,36 @@ def run(
                         paused = True
                         yield Try(level, labels[OPT[xl]], kth, lens[level])
                         paused = False
+                    failed = False
                     for q in others:
                         c = COL[q]        # commit (Algorithm C): c < 0 means already purified
                         if c == 0:
                             updates += cover_c(T[q])
                         elif c > 0:
                             updates += purify(q)
-                        if tracing:
-                            part += 1
-                            if c >= 0:
+                        part += 1
+                        if tracing and c >= 0:
+                            paused = True
+                            yield Cover(level, names[T[q]], links.color_names[c])
+                            paused = False
+                        if Z[0] and len(others) - part <= EARLY_SPAN and _fails(
+                                Z[0], tuple(map(T.__getitem__, others[part:])), LEN, N1):
+                            failed = True     # early failure, as on the fast path
+                            break
+                    if failed:
+                        for q in reversed(others[:part]):
+                            c = COL[q]
+                            if c == 0:
+                                uncover_c(T[q])
+                            elif c > 0:
+                                unpurify(q)
+                            part -= 1
+                            if tracing and c >= 0:
                                 paused = True
-                                yield Cover(level, names[T[q]], links.color_names[c])
+                                yield Uncover(level, names[T[q]], links.color_names[c])
                                 paused = False
+                        x[level] = D[xl]
+                        continue
                     if bb:
                         score[level + 1] = score[level] + weights[OPT[xl]]  # type: ignore[index]
                     level += 1

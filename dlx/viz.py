@@ -18,7 +18,7 @@ and keeps a pause after every event, so a notebook can show step *k*:
 ...                      primary=list("abcdefg"))
 >>> steps = viz.record(toy)
 >>> len(steps), str(steps[5].event)
-(42, 'L0 cover g')
+(38, 'L0 cover g')
 >>> print(viz.links_text(steps[5]))
 step 5: L0 cover g
 partial solution: adg
@@ -834,7 +834,8 @@ class TreeNode:
 
     ``option`` is the option tried to get here (None at the root), ``item`` the
     item chosen next (None at a solution), ``kind`` "choice", "solution" or
-    "dead end" (an item with no options left).
+    "dead end" (an item with no options left, met when choosing or, by the
+    early-failure test, while committing the option).
     """
 
     parent: int | None
@@ -879,6 +880,9 @@ def search_tree(problem: ExactCover, *, limit: int = 200) -> list[TreeNode]:
                 stack.append(child)
             elif isinstance(e, Solution):
                 nodes[stack[e.level]].kind = "solution"
+        for node in nodes[1:]:
+            if node.item is None and node.kind == "choice":
+                node.kind = "dead end"    # its commit failed early: never chose an item
     except BudgetExceeded:
         raise ValueError(
             f"the search tree has more than {limit} nodes; search_tree_figure is for small"

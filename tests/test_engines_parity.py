@@ -74,7 +74,7 @@ def test_domino_counts(engine, rows, cols, expected):
 def test_toy_stats(engine):
     s = dlx.Stats()
     assert dlx.count(toy(), stats=s, engine=engine) == 1
-    assert (s.nodes, s.updates, s.solutions, s.profile) == (6, 28, 1, [1, 2, 2, 1])
+    assert (s.nodes, s.updates, s.solutions, s.profile) == (6, 27, 1, [1, 2, 2, 1])
     assert dlx.first(toy(), engine=engine) == ("o4", "o5", "o1")
     assert dlx.is_unique(toy(), engine=engine)
 
@@ -147,3 +147,22 @@ def test_colours(engine):
     red, blue = dlx.Colored("x", "red"), dlx.Colored("x", "blue")
     p = dlx.ExactCover({"a": ["a", red], "b": ["b", red], "b'": ["b", blue]}, secondary=["x"])
     assert fresh("colours", engine, dlx.solutions, p) == [("a", "b")]
+
+
+@pytest.mark.parametrize("n, updates", [(10, 14), (100, 140)])
+def test_early_failure_stops_a_commit_within_its_span(engine, n, updates):
+    """Choosing a covers a and hides `big` from c and the y's; committing `big` then
+    covers c, which leaves b without options, and b is not in `big`: the commit stops
+    there (1 + 11 updates for a, 2 for c) when at most EARLY_SPAN (64) items remain to
+    commit.  With 100 y's, the test is not made until only 64 remain: 36 y's are
+    covered first (1 update each: 1 + 101 + 2 + 36 = 140)."""
+    from dlx.search import EARLY_SPAN
+
+    assert EARLY_SPAN == 64
+    ys = [f"y{k}" for k in range(n)]
+    p = dlx.ExactCover({"big": ["a", "c", *ys], "bc": ["b", "c"]},
+                       primary=["a", "b", "c", *ys])
+    s = dlx.Stats()
+    assert dlx.count(p, stats=s, engine=engine) == 0
+    assert (s.nodes, s.updates) == (2, updates)
+    record(f"early-failure{n}", engine, s)

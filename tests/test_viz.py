@@ -53,7 +53,7 @@ def test_import_is_lazy() -> None:
 
 
 def test_record_toy(steps: viz.Stepper) -> None:
-    assert len(steps) == 42
+    assert len(steps) == 38
     assert steps[0].event is None and steps[0].chosen == ()
     assert str(steps[5].event) == "L0 cover g"
     assert steps[5].chosen == ("adg",)
