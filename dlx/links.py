@@ -272,27 +272,37 @@ class Links:
         earlier choice conflicts with it).  Every LEN stays exact.  No colours.
         """
         llink, rlink, ulink, dlink = self.LLINK, self.RLINK, self.ULINK, self.DLINK
-        top, length, row = self.TOP, self.LEN, self.ROW
+        top, length = self.TOP, self.LEN
         for q in nodes:
             i = top[q]
             if rlink[llink[i]] != i:
                 return False
+        fast = self._shared.get("fast")
+        # the other nodes of each option: from the fast path's tables when built
+        others = fast[0] if fast is not None and self.fast_shape()[0] else self._others()
         for q in nodes:
             i = top[q]
             # cover(i), 7.2.2.1-(12)
             p = dlink[i]
             while p != i:
-                for r in row[p]:
-                    if r != p:
-                        u, d = ulink[r], dlink[r]
-                        dlink[u] = d
-                        ulink[d] = u
-                        length[top[r]] -= 1
+                for r in others[p]:
+                    u, d = ulink[r], dlink[r]
+                    dlink[u] = d
+                    ulink[d] = u
+                    length[top[r]] -= 1
                 p = dlink[p]
             left, right = llink[i], rlink[i]
             rlink[left] = right
             llink[right] = left
         return True
+
+    def _others(self) -> list[tuple[int, ...]]:
+        """Per node: the other nodes of its option (built once)."""
+        others = self._shared.get("others")
+        if others is None:
+            others = [tuple([r for r in nodes if r != p]) for p, nodes in enumerate(self.ROW)]
+            self._shared["others"] = others
+        return others  # type: ignore[no-any-return]
 
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The dynamic lists as tuples, to compare a table before and after a search."""

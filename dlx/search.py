@@ -315,8 +315,11 @@ def run(
 
             With ``check`` (a commit, X5), stop as soon as a primary item that is not
             among the items still to cover has no option left: undo what was covered
-            and return ~updates (negative), the early failure."""
+            and return ~updates (negative), the early failure.  (The test is needed
+            only after the first item and after a cover that emptied an item: otherwise
+            the empty items outside the option are those of the last test, none.)"""
             k = 0
+            fresh = True
             for i in items:
                 k += 1
                 p = D[i]
@@ -331,6 +334,7 @@ def run(
                         LEN[t] = n
                         if not n:
                             Z[0] += 1
+                            fresh = True
                     for q in OS[p]:
                         u = U[q]
                         d = D[q]
@@ -344,11 +348,22 @@ def run(
                 LL[right] = left
                 if i <= N1 and not LEN[i]:
                     Z[0] -= 1
-                if check and Z[0]:
-                    at = items.index(i) + 1
-                    if _fails(Z[0], items[at:], LEN, N1):
-                        uncover_s(items[at - 1::-1])
-                        return ~k
+                if check and fresh and Z[0]:
+                    # early failure (_fails, inlined): count the empty primary items
+                    # among those still to commit, after i
+                    e = rest = 0
+                    for r in reversed(items):
+                        if r == i:
+                            break
+                        rest += 1
+                        if r <= N1 and not LEN[r]:
+                            e += 1
+                    if rest <= EARLY_SPAN:
+                        if Z[0] > e:
+                            at = len(items) - rest
+                            uncover_s(items[at - 1::-1])
+                            return ~k
+                        fresh = False
             return k
 
         cover_many, uncover_many = cover_s, uncover_s
@@ -382,6 +397,7 @@ def run(
                         LL=LL, RL=RL, OP=OP, Z=Z, s1=s1, N1=N1, uncover_u=uncover_u) -> int:
                 """cover_s when every option has s1 + 1 primary items."""
                 k = 0
+                fresh = True
                 for i in items:
                     m = LEN[i]
                     k += m
@@ -397,6 +413,7 @@ def run(
                             LEN[t] = n
                             if not n:
                                 Z[0] += 1
+                                fresh = True
                         p = D[p]
                     left = LL[i]
                     right = RL[i]
@@ -404,12 +421,21 @@ def run(
                     LL[right] = left
                     if not m:
                         Z[0] -= 1
-                    if check and Z[0]:
-                        at = items.index(i) + 1
-                        if _fails(Z[0], items[at:], LEN, N1):
-                            uncover_u(items[at - 1::-1])
-                            return ~(at + s1 * k)
-                return len(items) + s1 * k
+                    if check and fresh and Z[0]:
+                        e = rest = 0      # as in cover_s
+                        for r in reversed(items):
+                            if r == i:
+                                break
+                            rest += 1
+                            if not LEN[r]:
+                                e += 1
+                        if rest <= EARLY_SPAN:
+                            if Z[0] > e:
+                                at = len(items) - rest
+                                uncover_u(items[at - 1::-1])
+                                return ~(at + s1 * k)
+                            fresh = False
+                return (s1 if check else 1) + s1 * k    # commits have s1 items, X4 one
 
             cover_many, uncover_many = cover_u, uncover_u
 
