@@ -143,6 +143,7 @@ def run(
     progress: Callable[[Stats], object] | None = None,
     deferred: tuple[Sequence[int], int] | None = None,
     restore: bool = True,
+    early: bool = True,
 ) -> Generator[Any, None, None]:
     """Search ``links`` (which it changes and restores); yield according to ``mode``.
 
@@ -158,6 +159,10 @@ def run(
     ``max_nodes`` nodes would be visited, and passes on anything ``progress``
     raises; either way only between two steps, after restoring the links
     (``restore=False`` skips that restoring, for a throwaway copy).
+
+    ``early=False`` leaves out the early-failure test during commits (see the
+    module docstring): the same solutions and nodes, more updates; for callers
+    that report no updates and whose problems rarely fail that way (Sudoku).
 
     ``deferred = (before, g)`` is for searches that start after ``g`` forced
     choices were made outside (the givens of a puzzle, see :mod:`dlx.grid`): it
@@ -435,7 +440,7 @@ def run(
                                 uncover_u(items[at - 1::-1])
                                 return ~(at + s1 * k)
                             fresh = False
-                return (s1 if check else 1) + s1 * k    # commits have s1 items, X4 one
+                return len(items) + s1 * k
 
             cover_many, uncover_many = cover_u, uncover_u
 
@@ -718,7 +723,7 @@ def run(
                         paused = False
                     profile[level + 1] += 1
                     if is_fast:
-                        k = cover_many(OI[xl], True)
+                        k = cover_many(OI[xl], early)
                         if k < 0:
                             # early failure: an item outside x_l has no option left, and
                             # the commit has undone itself; try the next option
@@ -754,7 +759,7 @@ def run(
                             paused = True
                             yield Cover(level, names[T[q]], links.color_names[c])
                             paused = False
-                        if Z[0] and len(others) - part <= EARLY_SPAN and _fails(
+                        if early and Z[0] and len(others) - part <= EARLY_SPAN and _fails(
                                 Z[0], tuple(map(T.__getitem__, others[part:])), LEN, N1):
                             failed = True     # early failure, as on the fast path
                             break

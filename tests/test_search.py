@@ -373,3 +373,18 @@ def test_links_choose_covers_an_option_or_refuses_a_conflict():
     assert links.snapshot() == before
     # what is left is the problem without o4's items: one way to finish
     assert [tuple(sol) for sol in run(links, "solutions")] == [("o5", "o1")]
+
+
+@given(st.one_of(problems(), uniform_problems(), colored_problems()))
+def test_early_failure_changes_only_the_update_count(p):
+    """run(early=False) leaves out the commit-time early-failure test: the same
+    solutions in the same order and the same nodes, never fewer updates."""
+    got = {}
+    for early in (True, False):
+        s = dlx.Stats()
+        links = Links.of(p).copy()
+        sols = list(run(links, "solutions", stats=s, max_nodes=BUDGET, early=early))
+        got[early] = (sols, s.nodes, s.profile, s.updates)
+        links.check()
+    assert got[True][:3] == got[False][:3]
+    assert got[True][3] <= got[False][3]
