@@ -111,12 +111,14 @@ def _empty_among(items: tuple[int, ...], LEN: list[int], N1: int) -> int:
     return n
 
 
-def _fails(z: int, rest: tuple[int, ...], LEN: list[int], N1: int) -> bool:
+def _fails(z: int, rest: tuple[int, ...], LEN: list[int], N1: int) -> bool | None:
     """Early failure (xcover's lookahead) during a commit: with z > 0 uncovered primary
-    items empty and ``rest`` the items still to commit, some empty item lies outside
-    the option, which then cannot lead anywhere.  Only tested while ``rest`` is at most
-    EARLY_SPAN long; the same rule as the C core's."""
-    return len(rest) <= EARLY_SPAN and z > _empty_among(rest, LEN, N1)
+    items empty and ``rest`` the items still to commit, True when some empty item lies
+    outside the option, which then cannot lead anywhere; None (not tested) while more
+    than EARLY_SPAN items remain.  The same rule as the C core's."""
+    if len(rest) > EARLY_SPAN:
+        return None
+    return z > _empty_among(rest, LEN, N1)
 
 
 def _ratios(links: Links, weights: list[float]) -> list[float]:
@@ -354,21 +356,12 @@ def run(
                 if i <= N1 and not LEN[i]:
                     Z[0] -= 1
                 if check and fresh and Z[0]:
-                    # early failure (_fails, inlined): count the empty primary items
-                    # among those still to commit, after i
-                    e = rest = 0
-                    for r in reversed(items):
-                        if r == i:
-                            break
-                        rest += 1
-                        if r <= N1 and not LEN[r]:
-                            e += 1
-                    if rest <= EARLY_SPAN:
-                        if Z[0] > e:
-                            at = len(items) - rest
-                            uncover_s(items[at - 1::-1])
-                            return ~k
-                        fresh = False
+                    at = items.index(i) + 1
+                    failed = _fails(Z[0], items[at:], LEN, N1)
+                    if failed:
+                        uncover_s(items[at - 1::-1])
+                        return ~k
+                    fresh = failed is None
             return k
 
         cover_many, uncover_many = cover_s, uncover_s
@@ -426,20 +419,13 @@ def run(
                     LL[right] = left
                     if not m:
                         Z[0] -= 1
-                    if check and fresh and Z[0]:
-                        e = rest = 0      # as in cover_s
-                        for r in reversed(items):
-                            if r == i:
-                                break
-                            rest += 1
-                            if not LEN[r]:
-                                e += 1
-                        if rest <= EARLY_SPAN:
-                            if Z[0] > e:
-                                at = len(items) - rest
-                                uncover_u(items[at - 1::-1])
-                                return ~(at + s1 * k)
-                            fresh = False
+                    if check and fresh and Z[0]:       # as in cover_s
+                        at = items.index(i) + 1
+                        failed = _fails(Z[0], items[at:], LEN, N1)
+                        if failed:
+                            uncover_u(items[at - 1::-1])
+                            return ~(at + s1 * k)
+                        fresh = failed is None
                 return len(items) + s1 * k
 
             cover_many, uncover_many = cover_u, uncover_u
