@@ -446,9 +446,7 @@ def run(
 
     is_fast = fast is not None
     if fast is not None:
-        LEN[0] = -1       # the sentinel of choose_mrv_fast; 0 again when the search ends
-    # With the empty-item count (fast path), no item is shorter than 1 once Z[0] is 0,
-    # so the scan may stop at the first item of length 1: the same choice.
+        LEN[0] = -1       # the sentinel of the fast MRV scan; 0 again when the search ends
 
     def choose_mrv(RL=RL, LEN=LEN) -> int:
         """Minimum remaining values: the first item of shortest list."""
@@ -464,27 +462,6 @@ def run(
                 i = j
         return i
 
-    def choose_mrv_fast(RL=RL, LEN=LEN, Z=Z) -> int:
-        """choose_mrv with the fast path's empty-item count (0, a dead end, when some
-        item is empty) and LEN[0] = -1 as a sentinel: the scan meets the head as a
-        "shorter" item, so it tests for the head only when a length drops."""
-        if Z[0]:
-            return 0
-        i = j = RL[0]
-        s = LEN[j]
-        if s == 1:
-            return i
-        while True:
-            j = RL[j]
-            t = LEN[j]
-            if t < s:
-                if not j:
-                    return i
-                i = j
-                if t == 1:
-                    return i
-                s = t
-
     # Early failure at X3 (see the module docstring): an uncovered primary item with
     # no option left makes the partial solution a dead end, whatever the heuristic
     # would pick.  MRV finds such an item by itself; the others look for it first.
@@ -497,7 +474,7 @@ def run(
         return 0
 
     if heuristic is None or heuristic == "mrv":
-        choose = choose_mrv if fast is None else choose_mrv_fast
+        choose = choose_mrv
     elif heuristic == "first":
         def choose_first(RL=RL, empty_item=empty_item) -> int:
             return empty_item() or RL[0]
@@ -521,7 +498,7 @@ def run(
     else:
         raise ExactCoverError(f"unknown heuristic {heuristic!r}: use 'mrv', 'first' or a callable")
 
-    mrv_fast = choose is choose_mrv_fast
+    mrv_fast = is_fast and choose is choose_mrv    # MRV inlined in the loop (X3)
     x = [0] * (N1 + 1)        # x[l]: the node of the option tried at level l
     rows: list[tuple[int, ...]] = [()] * (N1 + 1)  # the other nodes of x[l], in commit order
     lens = [0] * (N1 + 1)     # (trace) the chosen item's list length at level l
@@ -603,7 +580,11 @@ def run(
             else:
                 # X3: choose an item i
                 if mrv_fast:
-                    # choose_mrv_fast, inlined: the most frequent call of the loop
+                    # choose_mrv on the fast path, inlined (the loop's most frequent call).
+                    # With the empty-item count Z, no item is shorter than 1 once Z[0]
+                    # is 0, so the scan stops at the first item of length 1 (the same
+                    # choice), and LEN[0] = -1 makes the head look "shorter": the scan
+                    # tests for it only when a length drops.
                     if Z[0]:
                         i = 0
                     else:
