@@ -331,18 +331,22 @@ def test_two_threads_run_batches_at_once():
     assert [results[k] for k in range(3)] == [want] * 3
 
 
+@pytest.mark.parametrize("eng", ENGINES)
+def test_batch_checks_its_puzzles(eng):
+    table = sudoku._core_table(Shape.standard(4), eng)
+    with pytest.raises(ValueError, match="whole number"):
+        table.batch(bytes(17))
+    with pytest.raises(ValueError, match="value 5"):
+        table.batch(bytes([5] + [0] * 15))
+    assert table.batch(b"", limit=2) == ([], [], b"", [])
+
+
 @needs_core
 def test_grid_table_checks_its_arguments():
     from dlx import _core
 
-    core = sudoku._core_table(Shape.standard(4))
-    with pytest.raises(ValueError, match="whole number"):
-        core.batch(bytes(17))
-    with pytest.raises(ValueError, match="value 5"):
-        core.batch(bytes([5] + [0] * 15))
     with pytest.raises(TypeError):
-        core.batch(bytearray(16))
-    assert core.batch(b"", limit=2) == ([], [], b"", [])
+        sudoku._core_table(Shape.standard(4), "c").batch(bytearray(16))
     toy = dlx.ExactCover({"a": [1], "b": [2]})
     with pytest.raises(ValueError, match="one option per"):
         _core.GridTable(engine.table(toy), 1, [0, 0], [1, 1])
@@ -379,6 +383,19 @@ def cli_oracle(command, puzzles, limit=None, unique=False):
     return out
 
 
+def spy_on_batch(monkeypatch) -> list[int]:
+    """Record the number of puzzles of every sudoku.batch call (the list fills in)."""
+    calls: list[int] = []
+    real = sudoku.batch
+
+    def spy(puzzles, *a, **k):
+        calls.append(len(puzzles))
+        return real(puzzles, *a, **k)
+
+    monkeypatch.setattr(sudoku, "batch", spy)
+    return calls
+
+
 @pytest.mark.parametrize("argv, limit, unique", [
     (["solve"], None, False), (["solve", "--unique"], None, True),
     (["count", "--limit", "3"], 3, False), (["classify"], None, False),
@@ -387,14 +404,7 @@ def test_cli_uses_the_batch_and_its_answers_are_unchanged(monkeypatch, argv, lim
     grids = data_puzzles() + [Grid(IMPOSSIBLE), Grid("." * 16), Grid("11" + "." * 14)]
     lines = [str(g) for g in grids]
     text = "\n".join(lines[:3] + [PE1[:80], "# comment"] + lines[3:] + ["x" * 81]) + "\n"
-    calls = []
-    real = sudoku.batch
-
-    def spy(puzzles, *a, **k):
-        calls.append(len(puzzles))
-        return real(puzzles, *a, **k)
-
-    monkeypatch.setattr(sudoku, "batch", spy)
+    calls = spy_on_batch(monkeypatch)
     monkeypatch.setattr(sudoku_cli, "MAX_CHUNK", 4)     # several chunks, malformed ones between
     code, out, err = cli([*argv, "-"], text)
     assert calls and max(calls) <= 4 and sum(calls) == len(grids)
@@ -413,14 +423,7 @@ def test_cli_uses_the_batch_and_its_answers_are_unchanged(monkeypatch, argv, lim
 
 
 def test_cli_answers_a_terminal_puzzle_by_puzzle(monkeypatch):
-    calls = []
-    real = sudoku.batch
-
-    def spy(puzzles, *a, **k):
-        calls.append(len(puzzles))
-        return real(puzzles, *a, **k)
-
-    monkeypatch.setattr(sudoku, "batch", spy)
+    calls = spy_on_batch(monkeypatch)
     parser = argparse.ArgumentParser(prog="dlx")
     sudoku_cli.add_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["sudoku", "solve", "--quiet", "-"])
@@ -451,16 +454,10 @@ def test_cli_budget_and_stats_from_the_batch():
     assert "puzzles" in err
 
 
-def test_pure_grid_batch_checks_its_arguments():
+def test_pure_grid_batch_checks_its_matrix():
     from dlx.grid import GridBatch
 
-    pure = sudoku._core_table(Shape.standard(4), "python")
-    assert isinstance(pure, GridBatch)
-    with pytest.raises(ValueError, match="whole number"):
-        pure.batch(bytes(17))
-    with pytest.raises(ValueError, match="value 5"):
-        pure.batch(bytes([5] + [0] * 15))
-    assert pure.batch(b"", limit=2) == ([], [], b"", [])
+    assert isinstance(sudoku._core_table(Shape.standard(4), "python"), GridBatch)
     # the matrix must be a grid family's: one option per (cell, digit), cell item first
     p = dlx.ExactCover({(0, 1): [("row", 1), ("cell", 0)]}, primary=[("cell", 0), ("row", 1)])
     with pytest.raises(ValueError, match="cell's item"):
