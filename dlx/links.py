@@ -251,6 +251,21 @@ class Links:
             self._shared["fast"] = tables
         return self._shared["fast"]  # type: ignore[no-any-return]
 
+    def quads(self) -> list[tuple[int, ...]] | None:
+        """For problems whose options all have exactly four items, all primary
+        (Sudoku's shape), per node p: ``(a, b, c, TOP[a], TOP[b], TOP[c])``, the
+        other nodes of its option in ``OP[p]``'s order and then their items; else
+        None.  The fast path unrolls its loops over it.  Valid once
+        :meth:`fast_tables` returned tables."""
+        if "quads" not in self._shared:
+            quads = None
+            if self.fast_shape() == (True, 3):
+                top = self.TOP
+                quads = [others + (top[others[0]], top[others[1]], top[others[2]])
+                         if others else () for others in self._shared["fast"][0]]
+            self._shared["quads"] = quads
+        return self._shared["quads"]  # type: ignore[no-any-return]
+
     def singles(self) -> list[tuple[int]]:
         """``[(0,), (1,), ..., (N + 1,)]``, built once: the search covers tuples of items."""
         ones = self._shared.get("singles")

@@ -429,6 +429,99 @@ def run(
                 return len(items) + s1 * k
 
             cover_many, uncover_many = cover_u, uncover_u
+            Q = links.quads()
+            if Q is not None:
+                # Options of four primary items (Sudoku's shape): cover_u and uncover_u
+                # with the loop over the three other nodes unrolled, and their items
+                # read from the same tuple (10% faster on Sudoku in CPython 3.11).
+                def uncover_4(items: tuple[int, ...], D=D, U=U, LEN=LEN, LL=LL, RL=RL,
+                              Q=Q, Z=Z) -> None:
+                    """uncover_u when every option has 4 primary items."""
+                    for i in items:
+                        left = LL[i]
+                        right = RL[i]
+                        RL[left] = i
+                        LL[right] = i
+                        if not LEN[i]:
+                            Z[0] += 1
+                        p = U[i]
+                        while p != i:
+                            a, b, c, ta, tb, tc = Q[p]
+                            U[D[a]] = a
+                            D[U[a]] = a
+                            n = LEN[ta]
+                            LEN[ta] = n + 1
+                            if not n:
+                                Z[0] -= 1
+                            U[D[b]] = b
+                            D[U[b]] = b
+                            n = LEN[tb]
+                            LEN[tb] = n + 1
+                            if not n:
+                                Z[0] -= 1
+                            U[D[c]] = c
+                            D[U[c]] = c
+                            n = LEN[tc]
+                            LEN[tc] = n + 1
+                            if not n:
+                                Z[0] -= 1
+                            p = U[p]
+
+                def cover_4(items: tuple[int, ...], check: bool = False, D=D, U=U, LEN=LEN,
+                            LL=LL, RL=RL, Q=Q, Z=Z, N1=N1, uncover_4=uncover_4) -> int:
+                    """cover_u when every option has 4 primary items."""
+                    k = 0
+                    fresh = True
+                    for i in items:
+                        m = LEN[i]
+                        k += m
+                        p = D[i]
+                        while p != i:
+                            a, b, c, ta, tb, tc = Q[p]
+                            u = U[a]
+                            d = D[a]
+                            D[u] = d
+                            U[d] = u
+                            n = LEN[ta] - 1
+                            LEN[ta] = n
+                            if not n:
+                                Z[0] += 1
+                                fresh = True
+                            u = U[b]
+                            d = D[b]
+                            D[u] = d
+                            U[d] = u
+                            n = LEN[tb] - 1
+                            LEN[tb] = n
+                            if not n:
+                                Z[0] += 1
+                                fresh = True
+                            u = U[c]
+                            d = D[c]
+                            D[u] = d
+                            U[d] = u
+                            n = LEN[tc] - 1
+                            LEN[tc] = n
+                            if not n:
+                                Z[0] += 1
+                                fresh = True
+                            p = D[p]
+                        left = LL[i]
+                        right = RL[i]
+                        RL[left] = right
+                        LL[right] = left
+                        if not m:
+                            Z[0] -= 1
+                        if check and fresh and Z[0]:       # as in cover_s
+                            at = items.index(i) + 1
+                            failed = _fails(Z[0], items[at:], LEN, N1)
+                            if failed:
+                                uncover_4(items[at - 1::-1])
+                                return ~(at + 3 * k)
+                            fresh = failed is None
+                    return len(items) + 3 * k
+
+                cover_many, uncover_many = cover_4, uncover_4
 
     else:
         def cover_many_c(items: tuple[int, ...], check: bool = False, cover_c=cover_c) -> int:

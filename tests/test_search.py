@@ -101,7 +101,20 @@ def test_limit_and_first(p, limit):
     assert dlx.is_unique(p, max_nodes=BUDGET) == (len(every) == 1)
 
 
-@given(problems())
+@st.composite
+def uniform_problems(draw, size: int | None = None) -> dlx.ExactCover:
+    """Every option has the same number of items (``size`` if given), all primary: the
+    leanest fast path (with four items, Sudoku's shape, its unrolled variant)."""
+    prim = [f"p{k}" for k in range(draw(st.integers(size or 1, 8)))]
+    if size is None:
+        size = draw(st.integers(1, min(4, len(prim))))
+    options = {f"o{o}": draw(st.lists(st.sampled_from(prim), unique=True, min_size=size,
+                                      max_size=size))
+               for o in range(draw(st.integers(0, 14)))}
+    return dlx.ExactCover(options, primary=prim)
+
+
+@given(st.one_of(problems(), uniform_problems(size=4)))
 def test_links_restored_after_full_search(p):
     links = Links.build(p)
     before = links.snapshot()
@@ -125,7 +138,7 @@ def test_links_restored_after_stopping_anywhere(p, stop_after):
     assert links.snapshot() == before
 
 
-@given(problems(), st.integers(1, 30))
+@given(st.one_of(problems(), uniform_problems(size=4)), st.integers(1, 30))
 def test_budget_stop_restores_links_and_reports_partial(p, budget):
     links = Links.build(p)
     before = links.snapshot()
@@ -326,17 +339,6 @@ def test_planted_solutions_are_found(data):
     assert dlx.count(p, max_nodes=BUDGET) == len(found) >= 1
 
 
-@st.composite
-def uniform_problems(draw) -> dlx.ExactCover:
-    """Every option has the same number of items, all primary: the leanest fast path."""
-    prim = [f"p{k}" for k in range(draw(st.integers(1, 8)))]
-    size = draw(st.integers(1, min(4, len(prim))))
-    options = {f"o{o}": draw(st.lists(st.sampled_from(prim), unique=True, min_size=size,
-                                      max_size=size))
-               for o in range(draw(st.integers(0, 14)))}
-    return dlx.ExactCover(options, primary=prim)
-
-
 def traced_stats(p: dlx.ExactCover) -> tuple[list, tuple]:
     """Solutions and stats of the general path (a trace never takes a fast path)."""
     s = dlx.Stats()
@@ -345,8 +347,8 @@ def traced_stats(p: dlx.ExactCover) -> tuple[list, tuple]:
     return sols, (s.nodes, s.updates, s.solutions, s.profile)
 
 
-@given(st.one_of(uniform_problems(), problems(colors=False), problems(colors=False,
-                                                                       secondary=False)))
+@given(st.one_of(uniform_problems(), uniform_problems(size=4), problems(colors=False),
+                 problems(colors=False, secondary=False)))
 def test_fast_paths_agree_with_the_general_path(p):
     """The pure engine's fast paths (with or without secondary items, uniform option
     sizes) give the general path's solutions, in order, and its node and update counts."""
@@ -375,7 +377,26 @@ def test_links_choose_covers_an_option_or_refuses_a_conflict():
     assert [tuple(sol) for sol in run(links, "solutions")] == [("o5", "o1")]
 
 
-@given(st.one_of(problems(), uniform_problems(), colored_problems()))
+def test_quads_only_for_options_of_four_primary_items():
+    """Links.quads: per node, its option's three other nodes and their items."""
+    p = dlx.ExactCover({"x": [*"abcd"], "y": [*"bcde"], "z": [*"aefg"]})
+    links = Links.of(p)
+    assert links.fast_tables() is not None
+    quads = links.quads()
+    assert quads is not None
+    for nodes in links.option_nodes:
+        for at, q in enumerate(nodes):
+            others = nodes[at + 1:] + nodes[:at]
+            assert quads[q] == others + tuple(links.TOP[r] for r in others)
+    for other in (dlx.ExactCover({"x": [*"abcd"], "y": [*"bce"]}),                  # not uniform
+                  dlx.ExactCover({"x": [*"abcd"], "y": [*"bcde"]}, secondary=["e"]),  # secondary
+                  dlx.ExactCover({"x": [*"abc"], "y": [*"bcd"]})):                  # three items
+        links = Links.of(other)
+        assert links.fast_tables() is not None and links.quads() is None
+
+
+@given(st.one_of(problems(), uniform_problems(), uniform_problems(size=4),
+                 colored_problems()))
 def test_early_failure_changes_only_the_update_count(p):
     """run(early=False) leaves out the commit-time early-failure test: the same
     solutions in the same order and the same nodes, never fewer updates."""
