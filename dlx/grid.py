@@ -138,8 +138,7 @@ class GridBatch:
                 nodes_of.append(0)
                 seconds.append(clock() - t0)
                 continue
-            for i in range(m + 1, n1 + 1):
-                before[i] = g
+            before[m + 1:] = [g] * (n1 - m)
             # 2. the search
             stats = Stats()
             found = 0

@@ -704,15 +704,16 @@ def run(
                 if LEN[i] <= 0:
                     dead = True          # no option can cover i: a dead end
                 elif deferred is not None:
-                    want = before[i] if LEN[i] == 1 else n_deferred
                     have = gp[level]
-                    if want > have:
-                        nodes += want - have
-                        if 0 <= budget < nodes:
-                            nodes = budget
-                            paused = True
-                            raise BudgetExceeded(budget, None, stats)
-                        have = want
+                    if have < n_deferred:
+                        want = before[i] if LEN[i] == 1 else n_deferred
+                        if want > have:
+                            nodes += want - have
+                            if 0 <= budget < nodes:
+                                nodes = budget
+                                paused = True
+                                raise BudgetExceeded(budget, None, stats)
+                            have = want
                     gp[level + 1] = have
                     dead = False
                 elif bb and best_score > -math.inf:
@@ -776,7 +777,7 @@ def run(
                         paused = True
                         raise BudgetExceeded(budget, None, stats)
                     nodes += 1
-                    if nodes & (PROGRESS_EVERY - 1) == 0 and progress is not None:
+                    if progress is not None and nodes & (PROGRESS_EVERY - 1) == 0:
                         sync(nodes, updates, profile)
                         paused = True
                         progress(stats)
