@@ -255,14 +255,15 @@ class Links:
         """For problems whose options all have exactly four items, all primary
         (Sudoku's shape), per node p: ``(a, b, c, TOP[a], TOP[b], TOP[c])``, the
         other nodes of its option in ``OP[p]``'s order and then their items; else
-        None.  The fast path unrolls its loops over it.  Valid once
-        :meth:`fast_tables` returned tables."""
+        None (also when there are no fast tables).  The fast path unrolls its loops
+        over it."""
         if "quads" not in self._shared:
             quads = None
-            if self.fast_shape() == (True, 3):
+            fast = self.fast_tables()
+            if fast is not None and self.fast_shape() == (True, 3):
                 top = self.TOP
                 quads = [others + (top[others[0]], top[others[1]], top[others[2]])
-                         if others else () for others in self._shared["fast"][0]]
+                         if others else () for others in fast[0]]
             self._shared["quads"] = quads
         return self._shared["quads"]  # type: ignore[no-any-return]
 
