@@ -31,7 +31,8 @@ from typing import Any, NamedTuple, cast
 
 import dlx
 from dlx import FormatError
-from dlx.judges import read_lines
+
+from ._lines import read_lines
 
 __all__ = ["Piece", "Case", "encode", "decode", "solutions", "count", "count_covers",
            "min_cover", "area_bound", "read_cases", "random_pieces"]

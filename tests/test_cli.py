@@ -154,3 +154,38 @@ def test_import_dlx_loads_nothing_heavy():
     loaded = done.stderr
     for heavy in ("rich", "numpy", "matplotlib", "argparse"):
         assert f" {heavy}" not in loaded.replace("|", " "), heavy
+
+
+def test_problems_never_import_the_command_line():
+    # cli -> problems -> dlx: importing every module of problems loads no dlx.cli module.
+    code = ("import importlib, pkgutil, sys, problems\n"
+            "for m in pkgutil.walk_packages(problems.__path__, 'problems.'):\n"
+            "    importlib.import_module(m.name)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('dlx.cli')))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[]\n"
+
+
+def test_help_is_fast_and_lists_the_exit_codes():
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "dlx", "--help"],
+                          capture_output=True, text=True, timeout=60)
+    text = " ".join(done.stdout.split())
+    assert done.returncode == 0
+    assert "124 node budget exhausted, 130 interrupted, 141 output closed early" in text
+    for command in ("solve", "demo", "sudoku", "queens", "rectangles", "pentominoes",
+                    "langford", "dominoes"):
+        assert f" {command} " in text
+    assert " rich" not in done.stderr.replace("|", " ")
+
+
+def test_the_command_runs_without_rich():
+    # rich is an extra: without it, no progress display and plain-text statistics.
+    code = ("import sys; sys.modules['rich'] = None\n"
+            "from dlx.cli import main\n"
+            "sys.exit(main(['queens', '6', '--count', '--stats']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout == "4\n"
+    assert "nodes" in done.stderr and "Traceback" not in done.stderr

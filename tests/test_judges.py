@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import dlx
-from dlx import judges
+from dlx.cli import judges
 
 HUST_SAMPLE = "6 7\n3 1 4 7\n2 1 4\n3 4 5 7\n3 3 5 6\n4 2 3 6 7\n2 2 7\n"
 POJ_SAMPLE = "3 3\n0 1 0\n0 0 1\n1 0 0\n4 4\n0 0 0 1\n1 0 0 0\n1 1 0 1\n0 1 0 0\n"

@@ -1,4 +1,4 @@
-"""The problem sub-commands: output, formats, exit codes, errors on one line."""
+"""The puzzle sub-commands (dlx.cli.puzzles): output, formats, exit codes, errors on one line."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import sys
 import pytest
 
 import dlx
-from problems import cli, rectangles
+from dlx.cli import puzzles
+from problems import rectangles
 from problems.catalog import ZOJ_SAMPLE
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     parser = argparse.ArgumentParser(prog="dlx")
-    cli.add_parsers(parser.add_subparsers())
+    puzzles.add_parsers(parser.add_subparsers())
     args = parser.parse_args(argv)
     code = args.func(args)
     captured = capsys.readouterr()
@@ -93,13 +94,13 @@ def test_stats_table_on_stderr(capsys):
 def test_progress_on_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     calls = []
-    original = cli._progress
+    original = puzzles.search_session
 
-    def spy(args, label):
+    def spy(label, quiet):
         calls.append(label)
-        return original(args, label)
+        return original(label, quiet)
 
-    monkeypatch.setattr(cli, "_progress", spy)
+    monkeypatch.setattr(puzzles, "search_session", spy)
     assert run(capsys, "queens", "10", "--count")[:2] == (0, "724\n")   # 11,578 nodes
     assert run(capsys, "queens", "10", "--count", "--quiet") == (0, "724\n", "")
     assert calls == ["queens", "queens"]

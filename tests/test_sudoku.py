@@ -1,71 +1,36 @@
-"""Tests of problems.sudoku and the `dlx sudoku` batch command (problems.sudoku_cli).
+"""Tests of problems.sudoku (the `dlx sudoku` command is tested in test_cli_sudoku.py).
 
-Solutions are checked by `rules_ok`, a rules checker written here from scratch
-(plain loops over rows, columns and boxes): it shares no code with the encoder.
+Solutions are checked by `sudoku_helpers.rules_ok`, a rules checker written from
+scratch (plain loops over rows, columns and boxes): it shares no code with the encoder.
 Every search gets a node budget, so a link bug fails instead of hanging.
 """
 
 from __future__ import annotations
 
-import argparse
-import functools
 import io
-import itertools
-import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sudoku_helpers import (
+    BUDGET,
+    IMPOSSIBLE,
+    NOIP_1,
+    NOIP_2,
+    PE1,
+    PE1_SOLUTION,
+    agrees,
+    all_4x4_latin_squares,
+    known_unique,
+    rules_ok,
+)
 
 import dlx
-from problems import sudoku, sudoku_cli
+from problems import sudoku
 from problems.sudoku import Grid, Placement, Shape, SudokuFormatError, Verdict
 
-DATA = Path(__file__).parent / "data" / "sudoku"
-BUDGET = 200_000
-
-PE1 = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
-PE1_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
-# Legal givens (no digit twice in a unit, every cell has a candidate), yet no solution.
-IMPOSSIBLE = "..4.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
-NOIP_1 = (DATA / "noip2009_1.txt").read_text()
-NOIP_2 = (DATA / "noip2009_2.txt").read_text()
-
-
 # --------------------------------------------------------------------------- an independent checker
-
-
-def rules_ok(values, n=9, box=None, extra_units=(), regions=None) -> bool:
-    """True when ``values`` (row-major) is a complete, valid grid.  No encoder code used."""
-    values = list(values)
-    if len(values) != n * n:
-        return False
-    digits = set(range(1, n + 1))
-    groups = []
-    for r in range(n):
-        groups.append([values[r * n + c] for c in range(n)])
-    for c in range(n):
-        groups.append([values[r * n + c] for r in range(n)])
-    if regions is not None:
-        ids = sorted(set(regions))
-        for rid in ids:
-            groups.append([values[i] for i in range(n * n) if regions[i] == rid])
-    else:
-        br, bc = box or {4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}[n]
-        for r0 in range(0, n, br):
-            for c0 in range(0, n, bc):
-                groups.append([values[(r0 + i) * n + c0 + j] for i in range(br) for j in range(bc)])
-    for cells in extra_units:
-        groups.append([values[r * n + c] for r, c in cells])
-    return all(sorted(g) == sorted(digits) for g in groups)
-
-
-def agrees(puzzle, solution) -> bool:
-    """Every given of the puzzle is kept by the solution."""
-    return all(p == 0 or p == s for p, s in zip(puzzle, solution, strict=True))
+# (rules_ok, agrees, known_unique and all_4x4_latin_squares are in sudoku_helpers)
 
 
 def digits_of(text: str) -> list[int]:
@@ -338,11 +303,6 @@ def test_empty_4x4_grid_has_288_solutions():
     assert all(rules_ok(g.values, 4) for g in grids)
 
 
-def known_unique():
-    lines = (DATA / "unique.txt").read_text().splitlines()
-    return [line for line in lines if line and not line.startswith("#")]
-
-
 @pytest.mark.parametrize("puzzle", known_unique())
 def test_known_unique_puzzles_solve_to_valid_grids(puzzle):
     solved = sudoku.solve(puzzle, max_nodes=BUDGET)
@@ -461,25 +421,6 @@ def test_4x4_counts_match_brute_force(removed, perm):
 # --------------------------------------------------------------------------- variants
 
 
-@functools.cache
-def all_4x4_latin_squares():
-    return tuple(_latin_squares())
-
-
-def _latin_squares():
-    rows = list(itertools.permutations(range(1, 5)))
-    for a in rows:
-        for b in rows:
-            if any(x == y for x, y in zip(a, b, strict=True)):
-                continue
-            for c in rows:
-                if any(x == y for x, y in zip(a, c, strict=True)) or \
-                        any(x == y for x, y in zip(b, c, strict=True)):
-                    continue
-                d = tuple(10 - x - y - z for x, y, z in zip(a, b, c, strict=True))
-                yield a + b + c + d
-
-
 def test_sudoku_x_counts_match_brute_force():
     diagonals = [[(k, k) for k in range(4)], [(k, 3 - k) for k in range(4)]]
     brute = [g for g in all_4x4_latin_squares() if rules_ok(g, 4, extra_units=diagonals)]
@@ -595,7 +536,7 @@ def test_max_score_prunes_instead_of_enumerating():
     assert scoring.nodes * 10 < counting.nodes
 
 
-# ------------------------------------------------------------------------- batches and the command
+# ------------------------------------------------------------------------- files of puzzles
 
 
 def test_read_puzzles_formats_and_errors():
@@ -632,128 +573,3 @@ def test_read_puzzles_caps_line_length():
     entries = list(sudoku.read_puzzles(big))
     assert entries[0].error is not None and "longer than" in str(entries[0].error)
     assert entries[1].line == 2 and entries[1].grid == Grid.parse(PE1)
-
-
-class TerminalIO(io.StringIO):
-    def isatty(self):
-        return True
-
-
-def cli(argv, stdin_text=None, terminal=False):
-    """Run the command as the main `dlx` parser would; return (exit code, stdout, stderr)."""
-    parser = argparse.ArgumentParser(prog="dlx")
-    sudoku_cli.add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["sudoku", *argv])
-    if stdin_text is not None:
-        args.input = io.StringIO(stdin_text)
-    out, err = io.StringIO(), (TerminalIO() if terminal else io.StringIO())
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = args.run(args)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
-
-
-def test_cli_acwing_166_lines_with_end():
-    code, out, err = cli(["solve", str(DATA / "acwing166.txt")])
-    assert code == 0 and err == ""
-    assert out.splitlines() == [
-        "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
-        "416837529982465371735129468571298643293746185864351297647913852359682714128574936",
-    ]
-
-
-def test_cli_uva_10957_cases():
-    code, out, _ = cli(["classify", "--cases", str(DATA / "uva10957.txt")])
-    assert code == 0
-    assert out.splitlines() == ["Case 1: Unique.", "Case 2: Illegal.", "Case 3: Impossible.",
-                                "Case 4: Ambiguous.", "Case 5: Unique."]
-
-
-def test_cli_noip_2009_scores_from_stdin():
-    code, out, _ = cli(["score", "-"], NOIP_1.strip() + "\n\n" + NOIP_2)
-    assert (code, out) == (0, "2829\n2852\n")
-    code, out, _ = cli(["score"], IMPOSSIBLE + "\n")
-    assert (code, out) == (1, "-1\n")
-
-
-def test_cli_jsonl():
-    code, out, _ = cli(["classify", "--format", "jsonl", str(DATA / "uva10957.txt")])
-    rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and len(rows) == 5
-    assert set(rows[0]) >= {"input", "answer", "verdict", "nodes", "ms"}
-    assert rows[0]["input"] == PE1.replace("0", ".") and rows[0]["answer"] == "Unique"
-    assert rows[1]["verdict"] == "Illegal" and rows[1]["nodes"] == 0
-    code, out, _ = cli(["solve", "--format", "jsonl", "-"], PE1 + "\n")
-    row = json.loads(out)
-    assert row["answer"] == PE1_SOLUTION and row["nodes"] == 82
-
-
-def test_cli_malformed_puzzles_are_reported_and_the_rest_answered():
-    text = PE1 + "\n" + PE1[:40] + "x" + PE1[41:] + "\n" + PE1[:80] + "\n" + PE1 + "\n"
-    code, out, err = cli(["solve", "-"], text)
-    assert code == 2
-    assert out.splitlines() == [PE1_SOLUTION, PE1_SOLUTION]
-    assert "line 2, column 41" in err and "line 3" in err
-    code, out, _ = cli(["solve", "--format", "jsonl", "-"], text)
-    assert [("error" in json.loads(x)) for x in out.splitlines()] == [False, True, True, False]
-
-
-def test_cli_count_unique_pretty_stats_and_budget():
-    code, out, _ = cli(["count", "--limit", "10", "-"], "." * 16 + "\n" + PE1 + "\n")
-    assert (code, out) == (0, "10\n1\n")
-    code, out, _ = cli(["solve", "--unique", "-"], "." * 16 + "\n" + PE1 + "\n")
-    assert code == 3 and out.splitlines() == ["Ambiguous", PE1_SOLUTION]
-    code, out, _ = cli(["solve", "-"], "11" + "." * 79 + "\n")
-    assert (code, out) == (1, "no solution\n")
-    code, out, err = cli(["solve", "--pretty", "--stats", "-"], PE1 + "\n")
-    assert code == 0 and out.startswith("4 8 3 | 9 2 1 | 6 5 7\n") and "puzzles" in err
-    code, out, _ = cli(["count", "--max-nodes", "100", "-"], "." * 81 + "\n")
-    assert (code, out) == (124, "unknown\n")
-    code, out, _ = cli(["classify", "--box", "2x3", "-"], "." * 36 + "\n")
-    assert (code, out) == (0, "Ambiguous\n")
-    code, out, _ = cli(["classify", "-x", "-"], "1" + "." * 39 + "1" + "." * 40 + "\n")
-    assert out == "Illegal\n"
-
-
-def test_cli_progress_only_on_a_terminal_and_never_on_stdout():
-    puzzles = (PE1 + "\n") * 5
-    code, out, err = cli(["solve", "-"], puzzles, terminal=True)
-    assert code == 0 and out == (PE1_SOLUTION + "\n") * 5
-    assert "puzzles" in err                                  # the progress display
-    code, out, err = cli(["solve", "--quiet", "-"], puzzles, terminal=True)
-    assert out == (PE1_SOLUTION + "\n") * 5 and err == ""
-
-
-def test_cli_jigsaw_regions(tmp_path):
-    regions = tmp_path / "regions.txt"
-    regions.write_text("AAAB\nCABB\nCCDB\nCDDD\n")
-    code, out, _ = cli(["count", "--regions", str(regions), "-"], "." * 16 + "\n")
-    brute = [g for g in all_4x4_latin_squares() if rules_ok(g, 4, regions="AAABCABBCCDBCDDD")]
-    assert (code, out) == (0, f"{len(brute)}\n")
-    code, _, err = cli(["count", "--regions", str(tmp_path / "missing"), "-"], "")
-    assert code == 2 and "regions" in err
-
-
-def test_cli_missing_file():
-    code, out, err = cli(["solve", "/nonexistent/puzzles.txt"])
-    assert code == 2 and out == "" and "cannot read" in err
-
-
-def test_cli_survives_a_closed_pipe():
-    script = ("import argparse, sys\n"
-              "from problems import sudoku_cli\n"
-              "p = argparse.ArgumentParser(prog='dlx')\n"
-              "sudoku_cli.add_parser(p.add_subparsers(dest='command'))\n"
-              "a = p.parse_args(sys.argv[1:])\n"
-              "sys.exit(a.run(a))\n")
-    puzzles = (PE1 + "\n") * 2000
-    proc = subprocess.run(
-        f"{sys.executable} -c \"$SCRIPT\" sudoku solve - | head -n 1",
-        shell=True, input=puzzles, capture_output=True, text=True, timeout=120,
-        env={"SCRIPT": script, "PATH": "/usr/bin:/bin",
-             "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
-    assert proc.stdout == PE1_SOLUTION + "\n"
-    assert "Traceback" not in proc.stderr

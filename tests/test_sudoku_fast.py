@@ -10,34 +10,29 @@ node budget, so a link bug fails instead of hanging.
 from __future__ import annotations
 
 import _thread
-import argparse
-import contextlib
 import functools
-import io
-import json
 import threading
 import time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sudoku import (
+from sudoku_helpers import (
     BUDGET,
-    DATA,
     IMPOSSIBLE,
     PE1,
     PE1_SOLUTION,
-    TerminalIO,
     agrees,
-    cli,
+    data_puzzles,
     known_unique,
     rules_ok,
 )
 
 import dlx
 from dlx import engine
-from problems import sudoku, sudoku_cli
+from problems import sudoku
 from problems.sudoku import Grid, Shape, SudokuFormatError
+from problems.sudoku.batches import _core_table  # only in the internals tests at the end
 
 needs_core = pytest.mark.skipif(not engine.available(), reason="dlx._core not built")
 ENGINES = [pytest.param("c", marks=needs_core), "python"]
@@ -56,14 +51,6 @@ SHAPES = {
     "jigsaw 6x6": JIGSAW_6,
     "9x9 + 2-cell units": Shape.standard(9).extend([[(0, 0), (8, 8)], [(0, 8), (8, 0)]]),
 }
-
-
-def data_puzzles():
-    """Every puzzle of tests/data/sudoku (read as the command reads them)."""
-    grids = []
-    for path in sorted(DATA.glob("*.txt")):
-        grids += [e.grid for e in sudoku.read_puzzles(path.read_text()) if e.grid is not None]
-    return grids
 
 
 def reference(puzzle, limit, shape=None, max_nodes=BUDGET):
@@ -331,9 +318,14 @@ def test_two_threads_run_batches_at_once():
     assert [results[k] for k in range(3)] == [want] * 3
 
 
+# --- internals of the prepared matrix (to be replaced by dlx.Prepared tests)
+# They pin the engine-specific batch solvers behind problems.sudoku.batches._core_table:
+# the core's GridTable and the pure dlx.grid.GridBatch.
+
+
 @pytest.mark.parametrize("eng", ENGINES)
 def test_batch_checks_its_puzzles(eng):
-    table = sudoku._core_table(Shape.standard(4), eng)
+    table = _core_table(Shape.standard(4), eng)
     with pytest.raises(ValueError, match="whole number"):
         table.batch(bytes(17))
     with pytest.raises(ValueError, match="value 5"):
@@ -346,7 +338,7 @@ def test_grid_table_checks_its_arguments():
     from dlx import _core
 
     with pytest.raises(TypeError):
-        sudoku._core_table(Shape.standard(4), "c").batch(bytearray(16))
+        _core_table(Shape.standard(4), "c").batch(bytearray(16))
     toy = dlx.ExactCover({"a": [1], "b": [2]})
     with pytest.raises(ValueError, match="one option per"):
         _core.GridTable(engine.table(toy), 1, [0, 0], [1, 1])
@@ -363,101 +355,10 @@ def test_grid_table_checks_its_arguments():
     assert _core.GridTable(table, 4, cells, digits).batch(bytes(16), limit=5)[0] == [5]
 
 
-# --------------------------------------------------------------------------- the command
-
-
-def cli_oracle(command, puzzles, limit=None, unique=False):
-    """The text answers of `dlx sudoku COMMAND` computed puzzle by puzzle."""
-    out = []
-    for p in puzzles:
-        if command == "classify":
-            out.append(sudoku.classify(p).value)
-        elif command == "count":
-            out.append(str(sudoku.count(p, limit=limit)))
-        elif unique:
-            n = sudoku.count(p, limit=2)
-            out.append(str(sudoku.solve(p)) if n == 1 else sudoku.classify(p).value)
-        else:
-            g = sudoku.solve(p)
-            out.append("no solution" if g is None else str(g))
-    return out
-
-
-def spy_on_batch(monkeypatch) -> list[int]:
-    """Record the number of puzzles of every sudoku.batch call (the list fills in)."""
-    calls: list[int] = []
-    real = sudoku.batch
-
-    def spy(puzzles, *a, **k):
-        calls.append(len(puzzles))
-        return real(puzzles, *a, **k)
-
-    monkeypatch.setattr(sudoku, "batch", spy)
-    return calls
-
-
-@pytest.mark.parametrize("argv, limit, unique", [
-    (["solve"], None, False), (["solve", "--unique"], None, True),
-    (["count", "--limit", "3"], 3, False), (["classify"], None, False),
-])
-def test_cli_uses_the_batch_and_its_answers_are_unchanged(monkeypatch, argv, limit, unique):
-    grids = data_puzzles() + [Grid(IMPOSSIBLE), Grid("." * 16), Grid("11" + "." * 14)]
-    lines = [str(g) for g in grids]
-    text = "\n".join(lines[:3] + [PE1[:80], "# comment"] + lines[3:] + ["x" * 81]) + "\n"
-    calls = spy_on_batch(monkeypatch)
-    monkeypatch.setattr(sudoku_cli, "MAX_CHUNK", 4)     # several chunks, malformed ones between
-    code, out, err = cli([*argv, "-"], text)
-    assert calls and max(calls) <= 4 and sum(calls) == len(grids)
-    assert out.splitlines() == cli_oracle(argv[0], grids, limit, unique)
-    assert code == 2 and "line 4" in err and f"line {len(lines) + 3}" in err
-    code, out, _ = cli([*argv, "--format", "jsonl", "-"], text)
-    rows = [json.loads(x) for x in out.splitlines()]
-    assert [r.get("error") is not None for r in rows] == \
-        [False] * 3 + [True] + [False] * (len(lines) - 3) + [True]
-    answered = [r for r in rows if "error" not in r]
-    for r, g in zip(answered, grids, strict=True):
-        stats = dlx.Stats()
-        sudoku.count(g, limit=limit if argv[0] == "count" else 2 if unique or
-                     argv[0] == "classify" else 1, stats=stats)
-        assert r["nodes"] == stats.nodes and r["input"] == str(g) and r["ms"] >= 0
-
-
-def test_cli_answers_a_terminal_puzzle_by_puzzle(monkeypatch):
-    calls = spy_on_batch(monkeypatch)
-    parser = argparse.ArgumentParser(prog="dlx")
-    sudoku_cli.add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["sudoku", "solve", "--quiet", "-"])
-    args.input = TerminalIO((PE1 + "\n") * 5)     # someone typing: answer each at once
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert args.run(args) == 0
-    assert out.getvalue() == (PE1_SOLUTION + "\n") * 5 and calls == [1] * 5
-
-
-def test_cli_on_the_pure_engine_says_the_same(monkeypatch):
-    text = "\n".join([PE1, IMPOSSIBLE, "." * 16, "11" + "." * 79, PE1[:80]]) + "\n"
-    outputs = []
-    for name in ("auto", "python"):
-        monkeypatch.setenv("DLX_ENGINE", name)
-        code, out, err = cli(["classify", "--format", "jsonl", "-"], text)
-        outputs.append((code, [{k: v for k, v in json.loads(x).items() if k != "ms"}
-                               for x in out.splitlines()], err))
-    assert outputs[0] == outputs[1]
-    assert [r.get("verdict") for r in outputs[0][1]] == \
-        ["Unique", "Impossible", "Ambiguous", "Illegal", None]
-
-
-def test_cli_budget_and_stats_from_the_batch():
-    code, out, err = cli(["count", "--max-nodes", "100", "--stats", "-"],
-                         "." * 81 + "\n" + PE1 + "\n")
-    assert (code, out) == (124, "unknown\n1\n")
-    assert "puzzles" in err
-
-
 def test_pure_grid_batch_checks_its_matrix():
     from dlx.grid import GridBatch
 
-    assert isinstance(sudoku._core_table(Shape.standard(4), "python"), GridBatch)
+    assert isinstance(_core_table(Shape.standard(4), "python"), GridBatch)
     # the matrix must be a grid family's: one option per (cell, digit), cell item first
     p = dlx.ExactCover({(0, 1): [("row", 1), ("cell", 0)]}, primary=[("cell", 0), ("row", 1)])
     with pytest.raises(ValueError, match="cell's item"):

@@ -1,4 +1,4 @@
-"""The ``dlx sudoku`` batch command: solve, count, classify or score many puzzles.
+"""``dlx sudoku solve|count|classify|score``: many Sudoku puzzles in one batch.
 
 Input (a FILE, or ``-`` / nothing for standard input) holds one puzzle per line
 (blank lines and ``#`` comments skipped, a line ``end`` stops, as in the AcWing
@@ -19,22 +19,15 @@ the search, undoing it), not counting reading it; ``--stats`` times the batches.
 
 Exit codes: 0 success; 1 some puzzle had no solution (``solve``, ``score``);
 2 usage error or some puzzle malformed; 3 some puzzle not unique (``solve
---unique``); 124 a node budget (``--max-nodes``) ran out; 130 interrupted.
+--unique``); 124 a node budget (``--max-nodes``) ran out.  Ctrl-C (130) and a
+closed output (141) are handled by :func:`dlx.cli.main`.
 
-Wiring into a main parser::
-
-    parser = argparse.ArgumentParser(prog="dlx")
-    commands = parser.add_subparsers(dest="command")
-    sudoku_cli.add_parser(commands)
-    args = parser.parse_args()
-    sys.exit(args.run(args))        # or sudoku_cli.run(args)
-
->>> import argparse, io, contextlib
+>>> import argparse, io
 >>> parser = argparse.ArgumentParser(prog="dlx")
->>> _ = add_parser(parser.add_subparsers(dest="command"))
+>>> add_parsers(parser.add_subparsers(dest="command"))
 >>> args = parser.parse_args(["sudoku", "classify", "--cases", "-"])
 >>> args.input = io.StringIO("1.....3..4.....2\\n" + "." * 16 + "\\nend\\n")
->>> run(args)
+>>> args.func(args)
 Case 1: Unique.
 Case 2: Ambiguous.
 0
@@ -43,27 +36,36 @@ Case 2: Ambiguous.
 from __future__ import annotations
 
 import argparse
-import io
 import json
-import os
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 import dlx
-from dlx.cli import positive_int
+from problems import sudoku
 
-from . import sudoku
+from .common import (
+    EXIT_BUDGET,
+    EXIT_FOUND,
+    EXIT_INPUT,
+    EXIT_NONE,
+    EXIT_NOT_UNIQUE,
+    InputError,
+    is_terminal,
+    message,
+    open_input,
+    positive_int,
+    print_table,
+    progress_wanted,
+)
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parsers", "run", "MAX_CHUNK"]
 
 COMMANDS = ("solve", "count", "classify", "score")
-
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_INPUT, EXIT_NOT_UNIQUE = 0, 1, 2, 3
-EXIT_BUDGET, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 124, 130, 141
 
 #: The most puzzles handed to :func:`problems.sudoku.batch` at once.
 MAX_CHUNK = 1024
@@ -79,11 +81,8 @@ def _box(text: str) -> tuple[int, int]:
     return (r, c)
 
 
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``sudoku`` command (solve|count|classify|score) to an argparse subparsers object.
-
-    The returned parser sets ``args.run`` to :func:`run`.
-    """
+def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``sudoku`` command (solve|count|classify|score); ``func`` is :func:`run`."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="puzzles to read; '-' or nothing for standard input")
@@ -105,11 +104,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     common.add_argument("--regions", metavar="FILE",
                         help="jigsaw: a grid of region ids (one character per cell)")
 
-    parser: argparse.ArgumentParser = subparsers.add_parser(
+    parser = subparsers.add_parser(
         "sudoku", help="solve, count, classify or score Sudoku puzzles in batch",
-        description=(__doc__ or "").split("\n\n")[0] + " Formats: 81 characters per line"
-        " ('.' or '0' blank), 9-line grids with or without spaces, pretty grids, .sdk;"
-        " sizes 4x4 to 25x25.")
+        description="Solve, count, classify or score many Sudoku puzzles, one answer per"
+        " puzzle, in order. Formats: 81 characters per line ('.' or '0' blank), 9-line grids"
+        " with or without spaces, pretty grids, .sdk; sizes 4x4 to 25x25.")
     commands = parser.add_subparsers(dest="sudoku_command", metavar="{solve,count,classify,score}")
     commands.required = True
     p = commands.add_parser("solve", parents=[common], help="print the solved grid of each puzzle",
@@ -122,8 +121,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="Illegal, Impossible, Unique or Ambiguous (UVA 10957)")
     commands.add_parser("score", parents=[common],
                         help="best NOIP 2009 target score of each puzzle, or -1")
-    parser.set_defaults(run=run)
-    return parser
+    parser.set_defaults(func=run)
 
 
 @dataclass
@@ -149,68 +147,51 @@ class _Answer:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the ``sudoku`` command described by parsed ``args``; return the exit code."""
-    try:
-        return _run(args)
-    except BrokenPipeError:
-        # `dlx sudoku ... | head`: the reader left; stop quietly (no traceback).
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, io.UnsupportedOperation):
-            pass
-        return EXIT_BROKEN_PIPE
-    except KeyboardInterrupt:
-        print("sudoku: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    """Run the ``sudoku`` command described by parsed ``args``; return the exit code.
 
-
-def _open_input(args: argparse.Namespace) -> tuple[IO[str], str, Callable[[], object]]:
-    """The input stream, its name for messages, and how to let go of it."""
-    given = getattr(args, "input", None)   # a stream handed in (tests, embedding)
-    if given is not None:
-        return given, "<input>", lambda: None
-    if args.file == "-":
-        buffer = getattr(sys.stdin, "buffer", None)
-        if buffer is None:
-            return sys.stdin, "<stdin>", lambda: None
-        # Read bytes as UTF-8 whatever the locale; bad bytes become U+FFFD and are
-        # then reported as non-ASCII characters with their line and column.
-        wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="replace")
-        return wrapper, "<stdin>", wrapper.detach   # detach: leave sys.stdin open
-    f = open(args.file, encoding="utf-8", errors="replace")
-    return f, args.file, f.close
-
-
-def _run(args: argparse.Namespace) -> int:
-    command = args.sudoku_command
+    ``args.input``, when set, is a text stream read instead of FILE (tests, embedding).
+    """
     shape = None
     if args.regions:
         try:
             with open(args.regions, encoding="utf-8", errors="replace") as f:
                 shape = sudoku.Shape.jigsaw(f.read(), diagonals=args.diagonal)
         except (OSError, ValueError) as e:
-            print(f"sudoku: --regions {args.regions}: {e}", file=sys.stderr)
+            print(message(f"--regions {args.regions}: {e}", "sudoku"), file=sys.stderr)
             return EXIT_INPUT
-    try:
-        stream, name, release = _open_input(args)
-    except OSError as e:
-        print(f"sudoku: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
-        return EXIT_INPUT
+    with ExitStack() as stack:
+        given = getattr(args, "input", None)
+        if given is not None:
+            stream, name = given, "<input>"
+        else:
+            try:
+                # bad bytes become U+FFFD, reported as non-ASCII with their line and column
+                stream, name = stack.enter_context(
+                    open_input(args.file, "sudoku", errors="replace"))
+            except InputError as e:
+                print(message(str(e), e.command), file=sys.stderr)
+                return EXIT_INPUT
+        return _run(args, stream, name, shape)
+
+
+def _run(args: argparse.Namespace, stream: IO[str], name: str,
+         shape: sudoku.Shape | None) -> int:
+    command = args.sudoku_command
     tally = _Tally()
     progress, advance = _progress(args)
     out = sys.stdout   # after the progress display starts: rich may redirect it
 
-    def warn(message: str) -> None:
+    def warn(text: str) -> None:
         if progress is not None:   # above the live display, not through it
-            progress.console.print(message, markup=False, highlight=False, soft_wrap=True)
+            progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
         else:
-            print(message, file=sys.stderr)
+            print(text, file=sys.stderr)
+
     batched = command in ("solve", "count", "classify")
     # Runs of puzzles go to sudoku.batch together (the compiled fast path): up to
     # MAX_CHUNK at a time, starting small so the first answers come at once, and
     # one by one when the input is a terminal (someone typing puzzles).
-    interactive = _isatty(stream)
+    interactive = is_terminal(stream)
     pending: list[tuple[int, sudoku.Entry, sudoku.Grid | None, str | None]] = []
     chunk = 1
 
@@ -231,9 +212,9 @@ def _run(args: argparse.Namespace) -> int:
     def _report(case: int, entry: sudoku.Entry, problem: str | None) -> None:
         tally.malformed += 1
         if problem is not None:     # the grid does not fit the --diagonal shape
-            warn(f"sudoku: {name}: line {entry.line}: {problem}")
+            warn(message(f"{name}: line {entry.line}: {problem}", "sudoku"))
         else:
-            warn(f"sudoku: {name}: {entry.error}")
+            warn(message(f"{name}: {entry.error}", "sudoku"))
             if args.format == "jsonl":
                 _write(out, json.dumps({"case": case, "line": entry.line, "input": entry.text,
                                         "error": str(entry.error)}))
@@ -288,7 +269,6 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.stop()
-        release()
     out.flush()
     if args.stats:
         _print_stats(tally, command)
@@ -299,15 +279,8 @@ def _run(args: argparse.Namespace) -> int:
     if tally.not_unique:
         return EXIT_NOT_UNIQUE
     if tally.no_solution and command in ("solve", "score"):
-        return EXIT_NO_SOLUTION
-    return EXIT_OK
-
-
-def _isatty(stream: IO[str]) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError, OSError):
-        return False
+        return EXIT_NONE
+    return EXIT_FOUND
 
 
 def _limit(command: str, args: argparse.Namespace) -> int | None:
@@ -448,19 +421,17 @@ def _progress(args: argparse.Namespace) -> tuple[Any, Callable[[], None]]:
     def nothing() -> None:
         return None
 
-    if args.quiet or not sys.stderr.isatty():
+    if not progress_wanted(args.quiet):
         return None, nothing
-    try:
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-    except ImportError:
-        return None, nothing
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     progress = Progress(SpinnerColumn(), TextColumn("sudoku {task.description}"), BarColumn(),
                         TextColumn("{task.completed} puzzles"), TimeElapsedColumn(),
                         console=Console(stderr=True), transient=True,
                         # Answers printed to a terminal go above the bar; to a file or
                         # pipe, straight to stdout (never into stderr).
-                        redirect_stdout=sys.stdout.isatty(), redirect_stderr=False)
+                        redirect_stdout=is_terminal(sys.stdout), redirect_stderr=False)
     task = progress.add_task(args.sudoku_command, total=None)
     progress.start()
 
@@ -482,16 +453,4 @@ def _print_stats(tally: _Tally, command: str) -> None:
         ("time", f"{tally.seconds:.3f} s"),
         ("puzzles/s", f"{rate:,.1f}" if rate else "-"),
     ]
-    try:
-        from rich.console import Console
-        from rich.table import Table
-    except ImportError:
-        for key, value in rows:
-            print(f"{key:>18}  {value}", file=sys.stderr)
-        return
-    table = Table(title=f"sudoku {command}", show_header=False)
-    table.add_column(justify="right", style="bold")
-    table.add_column(justify="right")
-    for key, value in rows:
-        table.add_row(key, value)
-    Console(stderr=True).print(table)
+    print_table(f"dlx sudoku {command}", rows)

@@ -1,4 +1,4 @@
-"""Batches of exact-cover problems in two online judges' formats.
+"""Batches of exact-cover problems in two online judges' formats (``dlx solve --format``).
 
 * **HUST 1017** ("Exact cover"): cases until the end of the input, each a line
   ``N M`` (rows, columns) and then N lines ``c j1 ... jc``: a row with c ones, in
@@ -43,9 +43,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator
 from typing import Protocol
 
-from .errors import BudgetExceeded, ExactCoverError, FormatError
-from .problem import ExactCover
-from .search import first
+from dlx import BudgetExceeded, ExactCover, ExactCoverError, FormatError, first
+
+from .common import EXIT_BUDGET, EXIT_FOUND, EXIT_INPUT
 
 __all__ = ["FORMATS", "MAX_LINE_LENGTH", "MAX_SIZE", "read_hust", "read_matrix", "read_lines",
            "solve_batch"]
@@ -220,17 +220,17 @@ def solve_batch(fmt: str, stream: _Reader, out: _Writer, err: _Writer, *,
     """
     if fmt not in FORMATS:
         raise ExactCoverError(f"unknown batch format {fmt!r}: use 'hust' or 'matrix'")
-    status = 0
+    status = EXIT_FOUND
     for k, (_, case) in enumerate(_cases(fmt, stream), 1):
         if isinstance(case, FormatError):
             err.write(f"case {k}: {case}\n")
-            status = 2
+            status = EXIT_INPUT
             continue
         try:
             sol = first(case, max_nodes=max_nodes)
         except BudgetExceeded as e:
             err.write(f"case {k}: {e}; the answer is unknown\n")
-            status = status or 124
+            status = status or EXIT_BUDGET
             continue
         if fmt == "matrix":
             out.write("Yes, I found it\n" if sol is not None else "It is impossible\n")

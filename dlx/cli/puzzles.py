@@ -1,10 +1,9 @@
-"""The ``dlx`` sub-commands of the problem library: queens, rectangles, pentominoes, ...
+"""``dlx queens``, ``langford``, ``dominoes``, ``pentominoes``, ``rectangles``: puzzles.
 
-:func:`add_parsers` adds them to an argparse sub-parsers object; each sets
-``func(args) -> exit code``.  Solutions go to stdout (text, or one JSON object
-per line with ``--format jsonl``); progress, statistics and errors to stderr.
-Exit codes: 0 found, 1 none, 2 bad input, 124 node budget exhausted, 130
-interrupted.  rich is imported only when something is drawn.
+Each command encodes its puzzle with the :mod:`problems` package, searches, and
+prints the first solution (``--all``: every one, ``--limit K``: at most K,
+``--count``: their number) as text, or as one JSON object per line with
+``--format jsonl``.  Exit codes are those of :mod:`dlx.cli.common`.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="dlx")
@@ -23,14 +22,27 @@ import re
 import sys
 import time
 from collections.abc import Callable, Hashable
+from contextlib import ExitStack
 from typing import IO, Any, cast
 
 import dlx
-from dlx.cli import positive_int, print_stats, search_session
+from problems import dominoes, langford, polyominoes, queens, rectangles
+
+from .common import (
+    EXIT_BUDGET,
+    EXIT_FOUND,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    InputError,
+    error,
+    open_input,
+    positive_int,
+    print_stats,
+    search_session,
+)
 
 __all__ = ["add_parsers"]
-
-EXIT_FOUND, EXIT_NONE, EXIT_INPUT, EXIT_BUDGET, EXIT_INTERRUPTED = 0, 1, 2, 124, 130
 
 #: The most options a command builds (a guard against typing 100000 for 100).
 MAX_OPTIONS = 200_000
@@ -59,7 +71,7 @@ def _common() -> argparse.ArgumentParser:
     return common
 
 
-def add_parsers(subparsers: Any) -> None:
+def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the sub-commands queens, rectangles, pentominoes, langford and dominoes."""
     common = [_common()]
     p = subparsers.add_parser("queens", parents=common, help="n queens, none attacking another",
@@ -97,19 +109,6 @@ def add_parsers(subparsers: Any) -> None:
 # ------------------------------------------------------------------ shared machinery
 
 
-def _fail(command: str, message: str) -> None:
-    print(f"dlx {command}: {message}", file=sys.stderr)
-
-
-def _progress(args: argparse.Namespace, label: str) -> Any:
-    """The shared progress line and Ctrl-C handling of the dlx command."""
-    return search_session(label, args.quiet)
-
-
-def _print_stats(stats: dlx.Stats, seconds: float, title: str, cases: int | None = None) -> None:
-    print_stats(stats, seconds, title, [] if cases is None else [("cases", f"{cases:,}")])
-
-
 def _emit(args: argparse.Namespace, text: str, record: dict[str, Any], out: IO[str]) -> None:
     print(json.dumps(record) if args.format == "jsonl" else text, file=out, flush=True)
 
@@ -121,7 +120,7 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     started = time.perf_counter()
     found = 0
     try:
-        with _progress(args, command) as progress:
+        with search_session(command, args.quiet) as progress:
             if args.count:
                 found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
                                   stats=stats, progress=progress)
@@ -136,16 +135,16 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
                     text, record = show(sol)
                     _emit(args, text, record, sys.stdout)
                 if not found and not args.quiet:
-                    _fail(command, "no solution")
+                    error("no solution", command)
     except dlx.BudgetExceeded as e:
-        _fail(command, f"{e}; the answer is unknown")
+        error(f"{e}; the answer is unknown", command)
         return EXIT_BUDGET
     except KeyboardInterrupt:
-        _fail(command, "interrupted")
+        error("interrupted", command)
         return EXIT_INTERRUPTED
     finally:
         if args.stats:
-            _print_stats(stats, time.perf_counter() - started, f"dlx {command}")
+            print_stats(stats, time.perf_counter() - started, f"dlx {command}")
     return EXIT_FOUND if found else EXIT_NONE
 
 
@@ -153,12 +152,12 @@ def _build(command: str, make: Callable[[], dlx.ExactCover],
            options: int = 0) -> dlx.ExactCover | None:
     """The problem, or None after one line on stderr (bad or too large input)."""
     if options > MAX_OPTIONS:
-        _fail(command, f"that would be about {options:,} options; the limit is {MAX_OPTIONS:,}")
+        error(f"that would be about {options:,} options; the limit is {MAX_OPTIONS:,}", command)
         return None
     try:
         return make()
     except ValueError as e:
-        _fail(command, str(e))
+        error(str(e), command)
         return None
 
 
@@ -166,8 +165,6 @@ def _build(command: str, make: Callable[[], dlx.ExactCover],
 
 
 def _queens(args: argparse.Namespace) -> int:
-    from . import queens
-
     problem = _build("queens", lambda: queens.encode(args.n), args.n ** 2)
     if problem is None:
         return EXIT_INPUT
@@ -180,8 +177,6 @@ def _queens(args: argparse.Namespace) -> int:
 
 
 def _langford(args: argparse.Namespace) -> int:
-    from . import langford
-
     problem = _build("langford", lambda: langford.encode(args.n), 2 * args.n ** 2)
     if problem is None:
         return EXIT_INPUT
@@ -194,8 +189,6 @@ def _langford(args: argparse.Namespace) -> int:
 
 
 def _dominoes(args: argparse.Namespace) -> int:
-    from . import dominoes
-
     rows, cols = args.size
     problem = _build("dominoes", lambda: dominoes.encode(rows, cols), 2 * rows * cols)
     if problem is None:
@@ -210,12 +203,10 @@ def _dominoes(args: argparse.Namespace) -> int:
 
 
 def _pentominoes(args: argparse.Namespace) -> int:
-    from . import polyominoes
-
     width, height = args.size
     if width * height != 60:
-        _fail("pentominoes", f"a {width}x{height} box has {width * height} squares;"
-              " the twelve pentominoes need 60")
+        error(f"a {width}x{height} box has {width * height} squares;"
+              " the twelve pentominoes need 60", "pentominoes")
         return EXIT_INPUT
     problem = _build("pentominoes",
                      lambda: polyominoes.encode(width, height, reduce=args.distinct))
@@ -236,25 +227,20 @@ def _add(total: dlx.Stats, stats: dlx.Stats) -> None:
     total.profile = max(total.profile, stats.profile, key=len)
 
 
-def _open(path: str) -> IO[str]:
-    if path == "-":
-        return sys.stdin
-    return open(path, encoding="utf-8")  # noqa: SIM115 - closed by the caller
-
-
 def _rectangles(args: argparse.Namespace) -> int:
-    from . import rectangles
-
     total = dlx.Stats()
     started = time.perf_counter()
     answers = covered = 0
-    try:
-        stream = _open(args.file)
-    except OSError as e:
-        _fail("rectangles", f"cannot read {args.file}: {e.strerror or e}")
-        return EXIT_INPUT
-    try:
-        with _progress(args, "rectangles") as progress:
+    with ExitStack() as stack:
+        try:
+            # surrogateescape: a bad byte is a bad number, reported with its line
+            stream, name = stack.enter_context(
+                open_input(args.file, "rectangles", errors="surrogateescape"))
+        except InputError as e:
+            error(str(e), e.command)
+            return EXIT_INPUT
+        try:
+            progress = stack.enter_context(search_session("rectangles", args.quiet))
             for k, case in enumerate(rectangles.read_cases(stream), 1):
                 stats = dlx.Stats()
                 search = {"max_nodes": args.max_nodes, "stats": stats, "progress": progress}
@@ -272,21 +258,18 @@ def _rectangles(args: argparse.Namespace) -> int:
                     covered += best is not None
                 answers += 1
                 _add(total, stats)
-    except (dlx.FormatError, UnicodeDecodeError) as e:
-        _fail("rectangles", f"{args.file if args.file != '-' else 'stdin'}: {e}")
-        return EXIT_INPUT
-    except dlx.BudgetExceeded as e:
-        _add(total, stats)
-        _fail("rectangles", f"case {answers + 1}: {e}; the answer is unknown")
-        return EXIT_BUDGET
-    except KeyboardInterrupt:
-        _fail("rectangles", "interrupted")
-        return EXIT_INTERRUPTED
-    finally:
-        if stream is not sys.stdin:
-            stream.close()
-        if args.stats:
-            _print_stats(total, time.perf_counter() - started, "dlx rectangles", answers)
+        except (dlx.FormatError, UnicodeDecodeError) as e:
+            error(f"{name}: {e}", "rectangles")
+            return EXIT_INPUT
+        except dlx.BudgetExceeded as e:
+            _add(total, stats)
+            error(f"case {answers + 1}: {e}; the answer is unknown", "rectangles")
+            return EXIT_BUDGET
+        except KeyboardInterrupt:
+            error("interrupted", "rectangles")
+            return EXIT_INTERRUPTED
+        finally:
+            if args.stats:
+                print_stats(total, time.perf_counter() - started, "dlx rectangles",
+                            [("cases", f"{answers:,}")])
     return EXIT_FOUND if covered or not answers else EXIT_NONE
-
-

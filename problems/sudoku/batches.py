@@ -1,0 +1,392 @@
+"""Batches: many puzzles at once, with the same answers as the per-puzzle functions.
+
+The puzzles are grouped by shape (one-line text takes a fast path, no Grid), each
+group is searched on its shape's prepared matrix (the engine code, in one place
+below), and the answers come back in the puzzles' order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Iterable
+from typing import Any, Literal, NamedTuple
+
+import dlx
+from dlx import engine as _dlx_engine  # TODO(prepared): the one private dlx import here
+
+from .encoding import _encode, decode
+from .errors import SudokuFormatError
+from .grid import Grid, PuzzleLike, as_grid
+from .notations import _BYTE_OF_VALUE, _CELL_OF_BYTE
+from .shapes import _SIZE_OF_COUNT, Shape, _expected_size
+from .verdicts import _BY_COUNT, Verdict, _legal
+
+__all__ = ["Outcome", "batch", "solve_lines", "solve_many", "count_many", "classify_many"]
+
+
+class Outcome(NamedTuple):
+    """What :func:`batch` found for one puzzle.
+
+    ``legal`` is False when the givens put a digit twice in a unit (the puzzle is
+    :attr:`Verdict.ILLEGAL`, nothing is searched and ``found`` is 0). ``found`` is
+    the number of solutions found, at most the limit, or None when ``max_nodes``
+    ran out. ``solution`` is the first solution in the one-line notation (``str``
+    of its :class:`Grid`), None when there is none. ``nodes`` is what
+    :class:`dlx.Stats` says for :func:`count` on the same puzzle with the same
+    limit, and ``seconds`` the time spent on this puzzle.
+    """
+
+    legal: bool
+    found: int | None
+    solution: str | None
+    nodes: int
+    seconds: float
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The verdict, when the search went to a limit of 2 or more (None: budget)."""
+        if not self.legal:
+            return Verdict.ILLEGAL
+        if self.found is None:
+            return None
+        return _BY_COUNT[min(self.found, 2)]
+
+
+_CLASH, _OUT_OF_BUDGET = -1, -2     # the core's codes besides counts
+#: The engine names that dlx's searches take (``engine=``).
+_Engine = Literal["auto", "c", "python"]
+
+
+class _Group:
+    """The puzzles of one shape in a batch: where they came from, their cells as bytes."""
+
+    __slots__ = ("shape", "index", "texts", "extra", "blob", "codes", "nodes", "solutions",
+                 "seconds")
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.index: list[int] = []           # batch positions of texts, then of extra
+        self.texts: list[str] = []           # one-line puzzles, exactly N*N characters
+        self.extra: list[tuple[int, bytes]] = []
+        self.blob = b""
+        self.codes: list[int] = []           # per puzzle: count, _CLASH or _OUT_OF_BUDGET
+        self.nodes: list[int] = []
+        self.solutions = b""                 # the first solution of each (else its givens)
+        self.seconds: list[float] = []
+
+
+# --------------------------------------------------------------------------- the public verbs
+
+
+def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
+          box: tuple[int, int] | None = None, shape: Shape | None = None,
+          max_nodes: int | None = None, engine: _Engine | None = None) -> list[Outcome]:
+    """Search many puzzles at once: an :class:`Outcome` per puzzle, in order.
+
+    The fast path for files of puzzles: the full exact-cover matrix of each shape
+    is built once, and every puzzle's givens are placed on it before its search
+    (up to ``limit`` solutions; None: all); no per-puzzle encoding.  With the
+    compiled core (``engine`` "auto" or "c", as in :mod:`dlx.engine`) that all
+    happens in C (``GridTable``); on the pure engine, :class:`dlx.grid.GridBatch`
+    copies the links, places the givens and runs the pure search.  One-line text
+    puzzles are read without making a :class:`Grid`.
+
+    The results are those of the per-puzzle functions: the solutions of
+    :func:`encode`'s problem, the first one being :func:`solve`'s (the core's
+    search meets them in the same order), and the same node counts and budgets
+    (``max_nodes`` applies to each puzzle). Why they agree: once the core has
+    chosen the givens' options, what is left is exactly :func:`encode`'s problem
+    minus the givens' forced options, in the same order; the core counts those
+    forced choices as nodes where the per-puzzle search would make them (see
+    ``GridTable`` in ``dlx/_core.c`` and :mod:`dlx.grid`). Illegal givens are caught there too: a
+    given whose option an earlier given has already removed shares a unit and
+    digit with it, which is exactly what :func:`is_legal` rejects.
+
+    A malformed puzzle raises :class:`SudokuFormatError` naming it ("puzzle 3:
+    ...") before any search.
+
+    >>> [o.found for o in batch(["1..." "..3." ".4.." "...2", "." * 16, "11" + "." * 14], 2)]
+    [1, 2, 0]
+    >>> batch(["1..." "..3." ".4.." "...2"])[0].solution
+    '1324423124133142'
+    >>> batch(["11" + "." * 14])[0].verdict
+    <Verdict.ILLEGAL: 'Illegal'>
+    """
+    _check_limit(limit)
+    total, groups = _group_puzzles(puzzles, box, shape)
+    _run_groups(groups, limit, max_nodes, engine)
+    out: list[Outcome] = [None] * total   # type: ignore[list-item]
+    for group in groups:
+        texts = _solution_texts(group)
+        for k, code, nodes, text, secs in zip(group.index, group.codes, group.nodes, texts,
+                                              group.seconds, strict=True):
+            out[k] = Outcome(code != _CLASH, None if code == _OUT_OF_BUDGET else max(code, 0),
+                             text, nodes, secs)
+    return out
+
+
+def solve_lines(lines: Iterable[str], *, unique: bool = False,
+                box: tuple[int, int] | None = None, shape: Shape | None = None,
+                max_nodes: int | None = None, engine: _Engine | None = None) -> list[str | None]:
+    """The solved line of each one-line puzzle, or None: the fastest way through a file.
+
+    No :class:`Grid` is made for a clean one-line puzzle. With ``unique=True`` the
+    search looks for a second solution and a puzzle without exactly one gives
+    None. Raises :class:`SudokuFormatError` for a malformed line (its number among
+    ``lines``, from 1) and :class:`dlx.BudgetExceeded` when ``max_nodes`` runs out
+    on some puzzle (``found`` then holds the answers, None for that one).
+
+    >>> solve_lines(["1..." "..3." ".4.." "...2", "11" + "." * 14, "." * 16])
+    ['1324423124133142', None, '1234341221434321']
+    >>> solve_lines(["." * 16], unique=True)
+    [None]
+    """
+    total, groups = _group_puzzles(lines, box, shape)
+    _run_groups(groups, 2 if unique else 1, max_nodes, engine)
+    out: list[str | None] = [None] * total
+    for group in groups:
+        for k, text in zip(group.index, _solution_texts(group, unique), strict=True):
+            out[k] = text
+    _budget_check(groups, max_nodes, out)
+    return out
+
+
+def solve_many(puzzles: Iterable[PuzzleLike], *, box: tuple[int, int] | None = None,
+               shape: Shape | None = None, max_nodes: int | None = None,
+               engine: _Engine | None = None) -> list[Grid | None]:
+    """:func:`solve` for many puzzles (see :func:`batch`): a Grid or None for each.
+
+    >>> [str(g) for g in solve_many(["1..." "..3." ".4.." "...2", [0] * 16])]
+    ['1324423124133142', '1234341221434321']
+    """
+    total, groups = _group_puzzles(puzzles, box, shape)
+    _run_groups(groups, 1, max_nodes, engine)
+    out: list[Grid | None] = [None] * total
+    for group in groups:
+        m = group.shape.size ** 2
+        blob, sols = group.blob, group.solutions
+        for j, (k, code) in enumerate(zip(group.index, group.codes, strict=True)):
+            if code > 0:
+                givens = tuple(v != 0 for v in blob[j * m:(j + 1) * m])
+                out[k] = Grid._make(tuple(sols[j * m:(j + 1) * m]), group.shape, givens)
+    _budget_check(groups, max_nodes, out)
+    return out
+
+
+def count_many(puzzles: Iterable[PuzzleLike], limit: int | None = None, *,
+               box: tuple[int, int] | None = None, shape: Shape | None = None,
+               max_nodes: int | None = None, engine: _Engine | None = None) -> list[int]:
+    """:func:`count` for many puzzles (see :func:`batch`); 0 for an illegal one.
+
+    >>> count_many(["." * 16, "1..." "..3." ".4.." "...."], limit=100)
+    [100, 3]
+    """
+    _check_limit(limit)
+    total, groups = _group_puzzles(puzzles, box, shape)
+    _run_groups(groups, limit, max_nodes, engine)
+    out: list[int] = [0] * total
+    for group in groups:
+        for k, code in zip(group.index, group.codes, strict=True):
+            out[k] = max(code, 0)
+    _budget_check(groups, max_nodes,
+                  [None if c == _OUT_OF_BUDGET else max(c, 0) for c in _in_order(groups, total)])
+    return out
+
+
+def classify_many(puzzles: Iterable[PuzzleLike], *, box: tuple[int, int] | None = None,
+                  shape: Shape | None = None, max_nodes: int | None = None,
+                  engine: _Engine | None = None) -> list[Verdict]:
+    """:func:`classify` for many puzzles (see :func:`batch`).
+
+    >>> [v.value for v in classify_many(["1..." "..3." ".4.." "...2", "." * 16, "11" + "." * 14])]
+    ['Unique', 'Ambiguous', 'Illegal']
+    """
+    total, groups = _group_puzzles(puzzles, box, shape)
+    _run_groups(groups, 2, max_nodes, engine)
+    codes = _in_order(groups, total)
+    out = [Verdict.ILLEGAL if c == _CLASH else _BY_COUNT[min(c, 2)] for c in codes]
+    _budget_check(groups, max_nodes,
+                  [None if c == _OUT_OF_BUDGET else v for c, v in zip(codes, out, strict=True)])
+    return out
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def _check_limit(limit: int | None) -> None:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                              or limit < 1):
+        raise ValueError(f"limit must be a positive whole number or None, not {limit!r}")
+
+
+def _budget_check(groups: list[_Group], max_nodes: int | None, answers: list[Any]) -> None:
+    """Raise BudgetExceeded (``found``: the answers, None where unknown) if a budget ran out."""
+    if any(c == _OUT_OF_BUDGET for group in groups for c in group.codes):
+        raise dlx.BudgetExceeded(max_nodes or 0, answers)
+
+
+def _in_order(groups: list[_Group], total: int) -> list[int]:
+    codes = [0] * total
+    for group in groups:
+        for k, code in zip(group.index, group.codes, strict=True):
+            codes[k] = code
+    return codes
+
+
+def _solution_texts(group: _Group, unique: bool = False) -> list[str | None]:
+    """The first solution of each puzzle of the group in the one-line notation, or None."""
+    n = group.shape.size
+    m = n * n
+    codes = group.codes
+    if n <= 35:
+        text = group.solutions.translate(_BYTE_OF_VALUE).decode("ascii")
+        if unique:
+            return [text[j * m:(j + 1) * m] if c == 1 else None for j, c in enumerate(codes)]
+        return [text[j * m:(j + 1) * m] if c > 0 else None for j, c in enumerate(codes)]
+    sols = group.solutions
+    return [" ".join(map(str, sols[j * m:(j + 1) * m])) if c > 0 and (c == 1 or not unique)
+            else None for j, c in enumerate(codes)]
+
+
+# --------------------------------------------------------------------------- grouping
+
+
+def _group_puzzles(puzzles: Iterable[PuzzleLike], box: tuple[int, int] | None,
+                   shape: Shape | None) -> tuple[int, list[_Group]]:
+    """Sort the puzzles by shape, with one-line text taking a fast path (no Grid)."""
+    expect = _expected_size(shape, box)
+    groups: dict[Shape, _Group] = {}
+    by_size: dict[int, _Group] = {}         # fast path: text of N*N characters
+    total = 0
+    for k, p in enumerate(puzzles):
+        total = k + 1
+        if isinstance(p, str):
+            s = p.strip()
+            size = len(s)
+            n = expect if expect is not None else _SIZE_OF_COUNT.get(size, 0)
+            if n and size == n * n and n <= 35:
+                group = by_size.get(n)
+                if group is None:
+                    sh = shape if shape is not None else _standard_of(n, box, k)
+                    group = by_size[n] = groups.setdefault(sh, _Group(sh))
+                group.texts.append(s)
+                group.index.append(k)
+                continue
+        g = _grid_of(p, box, shape, k)
+        group = groups.setdefault(g.shape, _Group(g.shape))
+        group.extra.append((k, bytes(g.values)))
+    for group in list(groups.values()):
+        _texts_to_blob(group, groups, box, shape)
+    for group in groups.values():
+        group.index += [k for k, _ in group.extra]
+        group.blob += b"".join(b for _, b in group.extra)
+    return total, list(groups.values())
+
+
+def _texts_to_blob(group: _Group, groups: dict[Shape, _Group], box: tuple[int, int] | None,
+                   shape: Shape | None) -> None:
+    """Set the group's blob from its one-line texts.
+
+    Texts with a character that is not a cell of their size: the parser decides
+    (it raises the error naming the puzzle, or reads another notation), and the
+    grid joins the ``extra`` puzzles of its shape's group.
+    """
+    n = group.shape.size
+    blob = "".join(group.texts).encode("ascii", "replace").translate(_CELL_OF_BYTE)
+    valid = bytes(range(n + 1))
+    if blob.translate(None, valid):
+        m = n * n
+        keep = [j for j in range(len(group.texts))
+                if not blob[j * m:(j + 1) * m].translate(None, valid)]
+        for j in sorted(set(range(len(group.texts))) - set(keep)):
+            k = group.index[j]
+            g = _grid_of(group.texts[j], box, shape, k)
+            groups.setdefault(g.shape, _Group(g.shape)).extra.append((k, bytes(g.values)))
+        group.texts = [group.texts[j] for j in keep]
+        group.index = [group.index[j] for j in keep]
+        blob = b"".join(blob[j * m:(j + 1) * m] for j in keep)
+    group.blob = blob
+
+
+def _standard_of(n: int, box: tuple[int, int] | None, k: int) -> Shape:
+    try:
+        return Shape.standard(n, box)
+    except ValueError as e:
+        raise SudokuFormatError(f"puzzle {k + 1}: {e}") from None
+
+
+def _grid_of(p: PuzzleLike, box: tuple[int, int] | None, shape: Shape | None, k: int) -> Grid:
+    try:
+        return as_grid(p, box, shape)
+    except SudokuFormatError as e:
+        raise SudokuFormatError(f"puzzle {k + 1}: {e}") from None
+    except ValueError as e:
+        raise SudokuFormatError(f"puzzle {k + 1}: {e}") from None
+
+
+# --------------------------------------------------------------------------- the engine
+# TODO(prepared): everything below reaches into dlx.engine (select, grid_table and the
+# core's GridTable / dlx.grid.GridBatch); dlx.Prepared replaces it.  The per-shape cache
+# is Shape.tables().core.
+
+
+def _core_table(shape: Shape, engine: _Engine | None = None) -> Any:
+    """The batch solver of ``shape`` (the full matrix) on the engine ``engine`` selects:
+    the core's ``GridTable`` or the pure ``dlx.grid.GridBatch``, built once per shape."""
+    t = shape.tables()
+    kind = "c" if _dlx_engine.select(engine) else "python"
+    core = t.core.get(kind)
+    if core is None:
+        n = t.n
+        options: dict[Hashable, tuple[Hashable, ...]] = {
+            t.labels[i][d]: t.items[i][d] for i in range(n * n) for d in range(1, n + 1)}
+        full = dlx.ExactCover(options, secondary=t.secondary, primary=t.primary)
+
+        def cell_digit(p: Any) -> tuple[int, int]:
+            return p.row * n + p.col, p.digit
+
+        core = t.core[kind] = _dlx_engine.grid_table(full, n, cell_digit, kind)
+    return core
+
+
+def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
+                engine: _Engine | None) -> None:
+    """Solve every group on its prepared matrix (the core's, or the pure engine's)."""
+    lim = -1 if limit is None else limit
+    budget = -1 if max_nodes is None or max_nodes >= 1 << 62 else max_nodes
+    for group in groups:
+        if group.shape.size <= 255:
+            core = _core_table(group.shape, engine)
+            group.codes, group.nodes, group.solutions, group.seconds = core.batch(
+                group.blob, limit=lim, max_nodes=budget)
+        else:
+            _run_pure(group, limit, max_nodes, engine)
+
+
+def _run_pure(group: _Group, limit: int | None, max_nodes: int | None,
+              engine: _Engine | None) -> None:
+    """The per-puzzle path (grids too big for the byte-per-cell batch): :func:`count`'s."""
+    shape = group.shape
+    m = shape.size * shape.size
+    out = bytearray(group.blob)
+    clock = time.perf_counter
+    for j in range(len(group.blob) // m):
+        start = clock()
+        g = Grid._make(tuple(group.blob[j * m:(j + 1) * m]), shape)
+        code, nodes = _CLASH, 0
+        if _legal(g):
+            stats = dlx.Stats()
+            code = 0
+            try:
+                for sol in dlx.solutions(_encode(g), limit=limit, max_nodes=max_nodes,
+                                         stats=stats, engine=engine):
+                    code += 1
+                    if code == 1:
+                        out[j * m:(j + 1) * m] = bytes(decode(sol, shape=shape).values)
+            except dlx.BudgetExceeded:
+                code = _OUT_OF_BUDGET
+            nodes = stats.nodes
+        group.codes.append(code)
+        group.nodes.append(nodes)
+        group.seconds.append(clock() - start)
+    group.solutions = bytes(out)

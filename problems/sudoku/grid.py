@@ -1,0 +1,266 @@
+"""The grid: an immutable N x N Sudoku grid, and :func:`as_grid` for every puzzle form."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Sequence
+from typing import Any, Union
+
+from .errors import SudokuFormatError
+from .notations import _one_line, _parse_cells
+from .render import _pretty, _rich_text
+from .shapes import _COUNTS_TEXT, _SIZE_OF_COUNT, SIZES, Shape, _check_box
+
+__all__ = ["Grid", "PuzzleLike", "as_grid"]
+
+
+class Grid:
+    """An immutable N x N Sudoku grid: ``values`` row-major, 0 for a blank.
+
+    Build one from a flat or nested sequence of ints, or from text with
+    :meth:`parse` (``Grid(text)`` parses too).  ``str(grid)`` is the one-line
+    notation, :meth:`pretty` a multi-line rendering, and the grid is a rich
+    renderable with the givens in bold.
+
+    >>> g = Grid([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
+    >>> g
+    Grid('1.....3..4.....2')
+    >>> g.size, g.box, g[1, 2], g.values[:4]
+    (4, (2, 2), 3, (1, 0, 0, 0))
+    >>> print(g.pretty())
+    1 . | . .
+    . . | 3 .
+    ----+----
+    . 4 | . .
+    . . | . 2
+    """
+
+    __slots__ = ("_values", "_shape", "_givens")
+
+    _values: tuple[int, ...]
+    _shape: Shape
+    _givens: tuple[bool, ...] | None
+
+    def __init__(self, values: str | Sequence[Any], box: tuple[int, int] | None = None, *,
+                 shape: Shape | None = None, givens: Iterable[bool] | None = None) -> None:
+        if isinstance(values, str):
+            g = Grid.parse(values, box, shape=shape)
+            vals, shp = g._values, g._shape
+        elif isinstance(values, Grid):
+            vals, shp = _values_from_sequence(values.values, box, shape or values.shape)
+        else:
+            vals, shp = _values_from_sequence(values, box, shape)
+        object.__setattr__(self, "_values", vals)
+        object.__setattr__(self, "_shape", shp)
+        gv = None if givens is None else tuple(bool(x) for x in givens)
+        if gv is not None and len(gv) != len(vals):
+            raise ValueError(f"givens has {len(gv)} entries for {len(vals)} cells")
+        object.__setattr__(self, "_givens", gv)
+
+    @classmethod
+    def _make(cls, values: tuple[int, ...], shape: Shape,
+              givens: tuple[bool, ...] | None = None) -> Grid:
+        g = object.__new__(cls)
+        object.__setattr__(g, "_values", values)
+        object.__setattr__(g, "_shape", shape)
+        object.__setattr__(g, "_givens", givens)
+        return g
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Grid is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Grid._make, (self._values, self._shape, self._givens))
+
+    @classmethod
+    def parse(cls, text: str, box: tuple[int, int] | None = None, *,
+              shape: Shape | None = None) -> Grid:
+        """Read a puzzle in any common notation; the size follows from the number of cells.
+
+        Accepted: 81 (16, 36, 144, 256, 625) characters on one line with ``.`` or ``0``
+        for blanks; one line per row, with or without spaces; pretty grids with
+        ``|``, ``-``, ``+`` rules; ``.sdk`` files (``#`` lines are skipped); for
+        sizes above 9, ``1``-``9`` then ``A`` for 10 and up, or space-separated
+        numbers.  Anything else raises :class:`SudokuFormatError` naming the line
+        and column.
+
+        >>> Grid.parse('''
+        ... 0 0 3 | 0
+        ... 4 0 0 | 0
+        ... ------+--
+        ... 0 0 0 | 2
+        ... 0 1 0 | 0''')
+        Grid('..3.4......2.1..')
+        >>> Grid.parse(" ".join(["16"] + ["0"] * 255)).size
+        16
+        """
+        if not isinstance(text, str):
+            raise SudokuFormatError(f"expected text, got {type(text).__name__}")
+        return _parse_lines(list(enumerate(text.splitlines(), 1)), box, shape)
+
+    # -- views
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The cells row by row; 0 is a blank."""
+        return self._values
+
+    @property
+    def size(self) -> int:
+        """N, the number of rows (and columns, and digits)."""
+        return self._shape.size
+
+    @property
+    def box(self) -> tuple[int, int] | None:
+        """Rows and columns of one box, or None for a jigsaw."""
+        return self._shape.box
+
+    @property
+    def shape(self) -> Shape:
+        """The unit structure (standard, diagonal, jigsaw, ...)."""
+        return self._shape
+
+    @property
+    def givens(self) -> tuple[bool, ...]:
+        """Which cells were given in the puzzle (for a parsed puzzle: the filled ones)."""
+        if self._givens is not None:
+            return self._givens
+        return tuple(v != 0 for v in self._values)
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        """The values as a tuple of rows."""
+        n = self.size
+        v = self._values
+        return tuple(v[r * n:(r + 1) * n] for r in range(n))
+
+    @property
+    def clues(self) -> int:
+        """How many cells are filled."""
+        return sum(1 for v in self._values if v)
+
+    def is_complete(self) -> bool:
+        """True when no cell is blank."""
+        return 0 not in self._values
+
+    def __getitem__(self, rc: tuple[int, int]) -> int:
+        r, c = rc
+        n = self.size
+        if not (0 <= r < n and 0 <= c < n):
+            raise IndexError(f"cell {rc!r} is off the {n}x{n} grid")
+        return self._values[r * n + c]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Grid):
+            return NotImplemented
+        return self._values == other._values and self._shape == other._shape
+
+    def __hash__(self) -> int:
+        return hash((self._values, self._shape))
+
+    def __str__(self) -> str:
+        return _one_line(self._values, self.size)
+
+    def __repr__(self) -> str:
+        shape = self._shape
+        standard = shape.size in SIZES and shape == Shape.standard(shape.size)
+        extra = "" if standard else f", shape={shape!r}"
+        return f"Grid({str(self)!r}{extra})"
+
+    def pretty(self) -> str:
+        """Multi-line rendering with box rules (no rules for a jigsaw)."""
+        return _pretty(self._values, self.size, self.box)
+
+    def __rich__(self) -> Any:
+        """A rich ``Text`` of :meth:`pretty` with the givens in bold."""
+        return _rich_text(self._values, self.size, self.box, self.givens)
+
+
+def _parse_lines(lines: list[tuple[int, str]], box: tuple[int, int] | None,
+                 shape: Shape | None) -> Grid:
+    """Parse numbered lines into a Grid (the work behind :meth:`Grid.parse`)."""
+    return Grid._make(*_parse_cells(lines, box, shape))
+
+
+def _values_from_sequence(values: Sequence[Any], box: tuple[int, int] | None,
+                          shape: Shape | None) -> tuple[tuple[int, ...], Shape]:
+    items = _flat_items(values)
+    count = len(items)
+    if shape is not None:
+        n = shape.size
+    elif box is not None:
+        br, bc = _check_box(box, None)
+        n = br * bc
+    else:
+        n = _SIZE_OF_COUNT.get(count, 0)
+        if not n:
+            raise SudokuFormatError(
+                f"found {count} cells; a puzzle has {_COUNTS_TEXT} (or pass box=)")
+    if count != n * n:
+        raise SudokuFormatError(f"found {count} cells; a {n}x{n} puzzle has {n * n}")
+    out = [_cell_value(k, v, n) for k, v in enumerate(items)]
+    if shape is None:
+        shape = Shape.standard(n, box)
+    return tuple(out), shape
+
+
+def _flat_items(values: Sequence[Any]) -> list[Any]:
+    """The cells of a flat sequence, or of a nested one (rows of equal length, checked)."""
+    try:
+        items = list(values)
+    except TypeError:
+        raise SudokuFormatError(
+            f"expected a sequence of ints or text, got {type(values).__name__}") from None
+    nested = bool(items) and not isinstance(items[0], int) and hasattr(items[0], "__len__") \
+        and not isinstance(items[0], str)
+    if not nested:
+        return items
+    flat: list[Any] = []
+    for r, row in enumerate(items):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
+            raise SudokuFormatError(f"row {r + 1} is not a sequence of ints: {row!r}")
+        row_values = list(row)
+        if len(row_values) != len(items):
+            raise SudokuFormatError(
+                f"row {r + 1} has {len(row_values)} cells; a {len(items)}x{len(items)} grid"
+                f" needs {len(items)}")
+        flat.extend(row_values)
+    return flat
+
+
+def _cell_value(k: int, v: Any, n: int) -> int:
+    """Cell ``k``'s value ``v`` as an int in 0..n, or a SudokuFormatError naming the cell."""
+    if isinstance(v, bool):
+        raise SudokuFormatError(f"cell {_cell_name(k, n)}: expected an int, got {v!r}")
+    try:
+        x = operator.index(v)
+    except TypeError:
+        raise SudokuFormatError(
+            f"cell {_cell_name(k, n)}: expected an int, got {v!r}") from None
+    if not 0 <= x <= n:
+        raise SudokuFormatError(f"cell {_cell_name(k, n)}: value {x} is outside 0..{n}")
+    return x
+
+
+def _cell_name(k: int, n: int) -> str:
+    r, c = divmod(k, n)
+    return f"r{r + 1}c{c + 1}"
+
+
+PuzzleLike = Union[Grid, str, Sequence[Any]]  # noqa: UP007 - a runtime alias on 3.10
+
+
+def as_grid(puzzle: PuzzleLike, box: tuple[int, int] | None = None,
+            shape: Shape | None = None) -> Grid:
+    """A :class:`Grid` from a Grid, text, or a flat or nested sequence of ints.
+
+    >>> as_grid([0] * 16).size
+    4
+    """
+    if isinstance(puzzle, Grid):
+        if (shape is not None and shape != puzzle.shape) or \
+                (box is not None and tuple(box) != puzzle.box):
+            return Grid(puzzle.values, box, shape=shape)
+        return puzzle
+    if isinstance(puzzle, str):
+        return Grid.parse(puzzle, box, shape=shape)
+    return Grid(puzzle, box, shape=shape)

@@ -1,0 +1,364 @@
+"""Shapes: the unit structure of a Sudoku variant, and its per-shape encoding tables.
+
+A :class:`Shape` is data (its size, box and :class:`Unit` list), so standard
+Sudoku, Sudoku-X, jigsaw and windoku need no special code.  Its tables (the
+items and :class:`Placement` labels of every cell and digit) are built once per
+shape and cached on it.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from functools import cache
+from typing import Any, NamedTuple
+
+from .errors import SudokuFormatError
+
+__all__ = ["SIZES", "Placement", "Unit", "Shape"]
+
+#: Grid sizes with a default box shape (rows x columns of one box).
+SIZES: dict[int, tuple[int, int]] = {
+    4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5),
+}
+_SIZE_OF_COUNT = {n * n: n for n in SIZES}
+_COUNTS_TEXT = "16, 36, 81, 144, 256 or 625"
+
+
+class Placement(NamedTuple):
+    """Option label: ``digit`` (1..N) in the cell at ``row``, ``col`` (0-based)."""
+
+    row: int
+    col: int
+    digit: int
+
+
+class Unit(NamedTuple):
+    """A set of cells that holds each digit at most once (exactly once when it has N cells).
+
+    ``kind`` and ``number`` name its items ``(kind, number, digit)``; ``cells`` are
+    ``(row, col)`` pairs; ``title`` is for people ("row 1", "main diagonal").
+    """
+
+    kind: str
+    number: int
+    cells: tuple[tuple[int, int], ...]
+    title: str = ""
+
+
+# --------------------------------------------------------------------------- per-shape tables
+
+
+class _Tables:
+    """Per-shape tables, built once: items and labels of every (cell, digit)."""
+
+    __slots__ = ("n", "primary", "secondary", "labels", "items", "unit_items", "unit_cells",
+                 "families", "core")
+
+    n: int
+    core: dict[str, Any]
+    primary: tuple[Hashable, ...]
+    secondary: tuple[Hashable, ...]
+    labels: list[list[Placement]]
+    items: list[list[tuple[Hashable, ...]]]
+    unit_items: list[list[tuple[Hashable, ...]]]
+    unit_cells: list[tuple[int, ...]]
+    families: dict[str, dict[int, int]]
+
+    def __init__(self, shape: Shape) -> None:
+        n = shape.size
+        self.n = n
+        self.core = {}   # engine -> batch solver (batches._core_table), built on use
+        self.primary, self.secondary = _shape_items(shape)
+        # labels[i][d], items[i][d] (cell item first), unit_items[i][d]; index 0 unused
+        self.labels, self.items, self.unit_items = _cell_tables(shape)
+        self.unit_cells = [tuple(r * n + c for r, c in unit.cells) for unit in shape.units]
+        # Families of full units that split the grid into parts (rows, columns, boxes):
+        # kind -> cell index -> unit index.  The scoring bound works per family.
+        self.families = _families(shape)
+
+
+def _shape_items(shape: Shape) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
+    """Primary items (the cells, then units of N cells) and secondary items (smaller units)."""
+    n = shape.size
+    primary: list[Hashable] = [("cell", r, c) for r in range(n) for c in range(n)]
+    secondary: list[Hashable] = []
+    for unit in shape.units:
+        names = [(unit.kind, unit.number, d) for d in range(1, n + 1)]
+        (primary if len(unit.cells) == n else secondary).extend(names)
+    return tuple(primary), tuple(secondary)
+
+
+def _cell_tables(shape: Shape) -> tuple[list[list[Placement]], list[list[tuple[Hashable, ...]]],
+                                         list[list[tuple[Hashable, ...]]]]:
+    """Per cell and digit: the label, the option's items, and its unit items alone."""
+    n = shape.size
+    units_of: list[list[tuple[str, int]]] = [[] for _ in range(n * n)]
+    for unit in shape.units:
+        for r, c in unit.cells:
+            units_of[r * n + c].append((unit.kind, unit.number))
+    labels: list[list[Placement]] = []
+    items: list[list[tuple[Hashable, ...]]] = []
+    unit_items: list[list[tuple[Hashable, ...]]] = []
+    for i in range(n * n):
+        r, c = divmod(i, n)
+        cell = ("cell", r, c)
+        lab: list[Placement] = [Placement(r, c, 0)]
+        its: list[tuple[Hashable, ...]] = [()]
+        uits: list[tuple[Hashable, ...]] = [()]
+        for d in range(1, n + 1):
+            u = tuple((kind, idx, d) for kind, idx in units_of[i])
+            lab.append(Placement(r, c, d))
+            its.append((cell, *u))
+            uits.append(u)
+        labels.append(lab)
+        items.append(its)
+        unit_items.append(uits)
+    return labels, items, unit_items
+
+
+def _families(shape: Shape) -> dict[str, dict[int, int]]:
+    """Kinds whose N units of N cells, numbered 0..N-1, split the grid: cell -> unit number."""
+    n = shape.size
+    by_kind: dict[str, list[Unit]] = {}
+    for unit in shape.units:
+        by_kind.setdefault(unit.kind, []).append(unit)
+    families: dict[str, dict[int, int]] = {}
+    for kind, units in by_kind.items():
+        owner: dict[int, int] = {}
+        if all(len(x.cells) == n for x in units) and len(units) == n:
+            for x in units:
+                for r, c in x.cells:
+                    owner[r * n + c] = x.number
+            if len(owner) == n * n and sorted({x.number for x in units}) == list(range(n)):
+                families[kind] = owner
+    return families
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+class Shape:
+    """The unit structure of a Sudoku variant: its size, box shape and units.
+
+    Every unit is a :class:`Unit`; a unit of N cells holds every digit exactly
+    once, a smaller one every digit at most once.  Build shapes with
+    :meth:`standard`, :meth:`diagonal` (Sudoku-X), :meth:`jigsaw` or
+    :meth:`extend`; the per-shape encoding tables are computed once and cached.
+
+    >>> Shape.standard(6).box
+    (2, 3)
+    >>> [u.title for u in Shape.diagonal(9).units[27:]]
+    ['main diagonal', 'anti-diagonal']
+    >>> jig = Shape.jigsaw('''AABB
+    ...                       AABB
+    ...                       CCDD
+    ...                       CCDD''')
+    >>> jig == Shape.standard(4), jig.box
+    (False, None)
+    """
+
+    __slots__ = ("size", "box", "units", "name", "_key", "_hash", "_tables")
+
+    size: int
+    box: tuple[int, int] | None
+    units: tuple[Unit, ...]
+    name: str
+    _key: tuple[Any, ...]
+    _hash: int
+    _tables: _Tables | None
+
+    def __init__(self, size: int, units: Iterable[Unit | tuple[Any, ...]],
+                 box: tuple[int, int] | None = None, name: str = "custom") -> None:
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 64:
+            raise ValueError(f"size must be a whole number from 1 to 64, not {size!r}")
+        if box is not None:
+            box = _check_box(box, size)
+        seen: set[tuple[str, int]] = set()
+        out = [_checked_unit(u, size, seen) for u in units]
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "box", box)
+        object.__setattr__(self, "units", tuple(out))
+        object.__setattr__(self, "name", name)
+        key = (size, box, tuple((u.kind, u.number, u.cells) for u in out))
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
+        object.__setattr__(self, "_tables", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Shape is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The cached standard shapes stay shared (with their tables) across pickling.
+        if self.box is not None and self.name in ("standard", "diagonal"):
+            make = _standard_shape if self.name == "standard" else _diagonal_shape
+            if make(self.size, self.box) == self:
+                return (make, (self.size, self.box))
+        return (Shape, (self.size, self.units, self.box, self.name))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Shape):
+            return NotImplemented
+        return bool(self._hash == other._hash and self._key == other._key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        box = "" if self.box is None else f", box={self.box}"
+        return f"<Shape {self.name} {self.size}x{self.size}{box}, {len(self.units)} units>"
+
+    def tables(self) -> _Tables:
+        """The encoding tables of this shape (built on first use, then cached)."""
+        t = self._tables
+        if t is None:
+            t = _Tables(self)
+            object.__setattr__(self, "_tables", t)
+        return t
+
+    @staticmethod
+    def standard(size: int = 9, box: tuple[int, int] | None = None) -> Shape:
+        """Rows, columns and boxes; ``box=(rows, cols)`` overrides the default box shape.
+
+        Shapes are cached: the same arguments give the same object (and tables).
+        """
+        return _standard_shape(size, _default_box(size, box))
+
+    @staticmethod
+    def diagonal(size: int = 9, box: tuple[int, int] | None = None) -> Shape:
+        """Sudoku-X: the standard units plus both main diagonals."""
+        return _diagonal_shape(size, _default_box(size, box))
+
+    @staticmethod
+    def jigsaw(regions: str | Sequence[Any], *, diagonals: bool = False) -> Shape:
+        """Rows, columns and irregular regions given as a grid of region ids.
+
+        ``regions`` is text (one character per cell, whitespace ignored) or a flat or
+        nested sequence of hashable ids; every region must have N cells.
+        """
+        if isinstance(regions, str) or all(isinstance(row, str) for row in regions):
+            ids: list[Hashable] = [ch for ch in "".join(regions) if not ch.isspace()]
+        else:
+            ids = list(_flatten(regions))
+        n = math.isqrt(len(ids))
+        if n * n != len(ids) or n == 0:
+            raise SudokuFormatError(f"a jigsaw region grid needs N*N cells, found {len(ids)}")
+        cells = _region_cells(ids, n)
+        units = _standard_units(n, None, boxes=False)
+        units += [Unit("box", k, tuple(c), f"region {k + 1}") for k, c in enumerate(cells)]
+        if diagonals:
+            units += _diagonal_units(n)
+        return Shape(n, units, None, "jigsaw")
+
+    def extend(self, cell_groups: Iterable[Iterable[tuple[int, int]]],
+               name: str | None = None) -> Shape:
+        """This shape plus extra units (items ``("unit", k, d)``), e.g. windoku windows."""
+        k0 = 1 + max((u.number for u in self.units if u.kind == "unit"), default=-1)
+        extra = [Unit("unit", k0 + k, tuple(cells)) for k, cells in enumerate(cell_groups)]
+        return Shape(self.size, self.units + tuple(extra), self.box, name or self.name)
+
+
+def _checked_unit(u: Unit | tuple[Any, ...], size: int, seen: set[tuple[str, int]]) -> Unit:
+    """``u`` as a Unit with int cells and a title, checked against the grid and ``seen``."""
+    unit = u if isinstance(u, Unit) else Unit(*u)
+    kind, number = unit.kind, unit.number
+    if (kind, number) in seen:
+        raise ValueError(f"unit {kind!r} {number} is defined twice")
+    seen.add((kind, number))
+    cells = tuple((int(r), int(c)) for r, c in unit.cells)
+    if len(set(cells)) != len(cells):
+        raise ValueError(f"unit {kind!r} {number} names a cell twice")
+    if len(cells) > size:
+        raise ValueError(f"unit {kind!r} {number} has {len(cells)} cells, more than {size}")
+    for r, c in cells:
+        if not (0 <= r < size and 0 <= c < size):
+            raise ValueError(f"unit {kind!r} {number}: cell {(r, c)} is off the grid")
+    title = unit.title or f"{kind} {number + 1}"
+    return Unit(kind, number, cells, title)
+
+
+def _region_cells(ids: list[Hashable], n: int) -> list[list[tuple[int, int]]]:
+    """The cells of each region of a jigsaw, in order of first appearance; N of N each."""
+    number: dict[Hashable, int] = {}
+    cells: list[list[tuple[int, int]]] = []
+    for i, rid in enumerate(ids):
+        try:
+            k = number.setdefault(rid, len(number))
+        except TypeError:
+            raise SudokuFormatError(f"region id {rid!r} is not hashable") from None
+        if k == len(cells):
+            cells.append([])
+        cells[k].append(divmod(i, n))
+    if len(cells) != n or any(len(c) != n for c in cells):
+        sizes = ", ".join(f"{rid!r}: {len(cells[k])}" for rid, k in number.items())
+        raise SudokuFormatError(
+            f"a {n}x{n} jigsaw needs {n} regions of {n} cells each; found {sizes}")
+    return cells
+
+
+@cache
+def _standard_shape(size: int, box: tuple[int, int]) -> Shape:
+    return Shape(size, _standard_units(size, box), box, "standard")
+
+
+@cache
+def _diagonal_shape(n: int, box: tuple[int, int]) -> Shape:
+    return Shape(n, _standard_units(n, box) + _diagonal_units(n), box, "diagonal")
+
+
+def _diagonal_units(n: int) -> list[Unit]:
+    return [Unit("unit", 0, tuple((k, k) for k in range(n)), "main diagonal"),
+            Unit("unit", 1, tuple((k, n - 1 - k) for k in range(n)), "anti-diagonal")]
+
+
+def _check_box(box: Any, size: int | None) -> tuple[int, int]:
+    try:
+        r, c = (operator.index(v) for v in box)
+    except (TypeError, ValueError):
+        raise ValueError(f"box must be a pair (rows, cols) of whole numbers, not {box!r}") from None
+    if r < 1 or c < 1 or (size is not None and r * c != size):
+        raise ValueError(f"box {r}x{c} does not fit a {size}x{size} grid")
+    return (r, c)
+
+
+def _default_box(size: int, box: tuple[int, int] | None) -> tuple[int, int]:
+    if box is not None:
+        return _check_box(box, size)
+    if size in SIZES:
+        return SIZES[size]
+    raise ValueError(f"no default box shape for a {size}x{size} grid; pass box=(rows, cols)")
+
+
+def _expected_size(shape: Shape | None, box: tuple[int, int] | None) -> int | None:
+    """The grid size that ``shape`` or ``box`` fixes, or None when the cells must tell."""
+    if shape is not None:
+        return shape.size
+    if box is not None:
+        br, bc = _check_box(box, None)
+        return br * bc
+    return None
+
+
+def _standard_units(n: int, box: tuple[int, int] | None, boxes: bool = True) -> list[Unit]:
+    units = [Unit("row", r, tuple((r, c) for c in range(n)), f"row {r + 1}") for r in range(n)]
+    units += [Unit("col", c, tuple((r, c) for r in range(n)), f"column {c + 1}")
+              for c in range(n)]
+    if boxes:
+        br, bc = _default_box(n, box)
+        per_band = n // bc
+        for b in range(n):
+            r0, c0 = (b // per_band) * br, (b % per_band) * bc
+            cells = tuple((r0 + i, c0 + j) for i in range(br) for j in range(bc))
+            units.append(Unit("box", b, cells, f"box {b + 1}"))
+    return units
+
+
+def _flatten(values: Sequence[Any]) -> Iterator[Any]:
+    for v in values:
+        if isinstance(v, (list, tuple)) or (isinstance(v, Sequence) and not isinstance(v, str)):
+            yield from v
+        else:
+            yield v

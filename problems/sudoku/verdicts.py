@@ -1,0 +1,158 @@
+"""Verdicts: legality, clashes, and the searches (solve, solutions, count, classify).
+
+The four UVA 10957 verdicts: Illegal (the givens already break a rule),
+Impossible (legal givens, no solution), Unique, Ambiguous.  Illegal givens are
+caught before any search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import Enum
+from typing import NamedTuple
+
+import dlx
+
+from .encoding import _encode, decode
+from .grid import Grid, PuzzleLike, as_grid
+from .shapes import Shape, Unit
+
+__all__ = ["Verdict", "Clash", "explain", "is_legal", "solve", "solutions", "count", "classify"]
+
+
+class Verdict(str, Enum):
+    """The UVA 10957 verdicts on a puzzle."""
+
+    ILLEGAL = "Illegal"        # the givens already break a rule
+    UNIQUE = "Unique"          # exactly one solution
+    AMBIGUOUS = "Ambiguous"    # two or more solutions
+    IMPOSSIBLE = "Impossible"  # legal givens, no solution
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: The verdict on a legal puzzle by how many solutions a search to 2 found (0, 1, 2).
+_BY_COUNT = (Verdict.IMPOSSIBLE, Verdict.UNIQUE, Verdict.AMBIGUOUS)
+
+
+class Clash(NamedTuple):
+    """A digit given more than once in one unit (see :func:`explain`)."""
+
+    digit: int
+    unit: Unit
+    cells: tuple[tuple[int, int], ...]
+
+    def __str__(self) -> str:
+        times = "twice" if len(self.cells) == 2 else f"{len(self.cells)} times"
+        where = ", ".join(f"r{r + 1}c{c + 1}" for r, c in self.cells)
+        return f"digit {self.digit} appears {times} in {self.unit.title} ({where})"
+
+
+def explain(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
+            shape: Shape | None = None) -> list[Clash]:
+    """Every digit given twice or more in one unit (empty when the givens are legal).
+
+    >>> for clash in explain("12.." "2..." "...." "...1"):
+    ...     print(clash)
+    digit 2 appears twice in box 1 (r1c2, r2c1)
+    """
+    g = as_grid(puzzle, box, shape)
+    n = g.size
+    values = g.values
+    out: list[Clash] = []
+    for unit in g.shape.units:
+        where: dict[int, list[tuple[int, int]]] = {}
+        for r, c in unit.cells:
+            v = values[r * n + c]
+            if v:
+                where.setdefault(v, []).append((r, c))
+        for d in sorted(where):
+            if len(where[d]) > 1:
+                out.append(Clash(d, unit, tuple(where[d])))
+    return out
+
+
+def is_legal(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
+             shape: Shape | None = None) -> bool:
+    """True when no unit holds a digit twice (blanks are ignored).
+
+    >>> is_legal("1.2." + "." * 12), is_legal("1.1." + "." * 12)
+    (True, False)
+    """
+    return _legal(as_grid(puzzle, box, shape))
+
+
+def _legal(g: Grid) -> bool:
+    values = g.values
+    for cells in g.shape.tables().unit_cells:
+        seen = [values[i] for i in cells if values[i]]
+        if len(seen) != len(set(seen)):
+            return False
+    return True
+
+
+def _with_givens(solved: Grid, puzzle: Grid) -> Grid:
+    return Grid._make(solved.values, puzzle.shape, puzzle.givens)
+
+
+def solve(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None, shape: Shape | None = None,
+          max_nodes: int | None = None, stats: dlx.Stats | None = None) -> Grid | None:
+    """The first solution, or None when there is none (it need not be unique).
+
+    >>> print(solve("1..." "..3." ".4.." "...2"))
+    1324423124133142
+    >>> solve("11" + "." * 14) is None
+    True
+    """
+    g = as_grid(puzzle, box, shape)
+    if not _legal(g):
+        return None
+    sol = dlx.first(_encode(g), max_nodes=max_nodes, stats=stats)
+    return None if sol is None else _with_givens(decode(sol, shape=g.shape), g)
+
+
+def solutions(puzzle: PuzzleLike, limit: int | None = None, *,
+              box: tuple[int, int] | None = None, shape: Shape | None = None,
+              max_nodes: int | None = None, stats: dlx.Stats | None = None) -> Iterator[Grid]:
+    """Every solution as a Grid, lazily (at most ``limit``).
+
+    >>> [str(s) for s in solutions("12.." "34.." "...." "....", limit=2)]
+    ['1234341221434321', '1234341223414123']
+    """
+    g = as_grid(puzzle, box, shape)
+    if not _legal(g):
+        return
+    for sol in dlx.solutions(_encode(g), limit=limit, max_nodes=max_nodes, stats=stats):
+        yield _with_givens(decode(sol, shape=g.shape), g)
+
+
+def count(puzzle: PuzzleLike, limit: int | None = None, *,
+          box: tuple[int, int] | None = None, shape: Shape | None = None,
+          max_nodes: int | None = None, stats: dlx.Stats | None = None) -> int:
+    """How many solutions (stopping at ``limit``); 0 for an illegal puzzle.
+
+    >>> count("1..." "..3." ".4.." "...."), count("." * 81, limit=5)
+    (3, 5)
+    """
+    g = as_grid(puzzle, box, shape)
+    if not _legal(g):
+        return 0
+    return dlx.count(_encode(g), limit=limit, max_nodes=max_nodes, stats=stats)
+
+
+def classify(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
+             shape: Shape | None = None, max_nodes: int | None = None,
+             stats: dlx.Stats | None = None) -> Verdict:
+    """Illegal (givens clash), Impossible (no solution), Unique, or Ambiguous.
+
+    The search stops at the second solution.
+
+    >>> [classify(p).value for p in ("1..." "..3." ".4.." "...2", "." * 16, "11" + "." * 14)]
+    ['Unique', 'Ambiguous', 'Illegal']
+    """
+    g = as_grid(puzzle, box, shape)
+    if not _legal(g):
+        return Verdict.ILLEGAL
+    found = dlx.count(_encode(g), limit=2, max_nodes=max_nodes, stats=stats)
+    return _BY_COUNT[found]

@@ -1,0 +1,282 @@
+"""The `dlx sudoku` batch command (dlx.cli.sudoku): judge formats, jsonl, errors, exit codes.
+
+Answers are checked against problems.sudoku's per-puzzle functions (and the
+independent checker of sudoku_helpers); the command hands puzzles to
+problems.sudoku.batch in chunks, and must answer exactly as puzzle-by-puzzle does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sudoku_helpers import (
+    DATA,
+    IMPOSSIBLE,
+    NOIP_1,
+    NOIP_2,
+    PE1,
+    PE1_SOLUTION,
+    all_4x4_latin_squares,
+    data_puzzles,
+    rules_ok,
+)
+
+import dlx
+from dlx.cli import main
+from dlx.cli import sudoku as command
+from problems import sudoku
+from problems.sudoku import Grid
+
+
+class TerminalIO(io.StringIO):
+    """A text stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="dlx")
+    command.add_parsers(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["sudoku", *argv])
+
+
+def cli(argv, stdin_text=None, terminal=False):
+    """Run `dlx sudoku ARGV` as the main parser would; return (exit code, stdout, stderr)."""
+    args = parse(argv)
+    if stdin_text is not None:
+        args.input = io.StringIO(stdin_text)
+    out, err = io.StringIO(), (TerminalIO() if terminal else io.StringIO())
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = args.func(args)
+    finally:
+        sys.stdout, sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+# --------------------------------------------------------------------------- judge formats
+
+
+def test_cli_acwing_166_lines_with_end():
+    code, out, err = cli(["solve", str(DATA / "acwing166.txt")])
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
+        "416837529982465371735129468571298643293746185864351297647913852359682714128574936",
+    ]
+
+
+def test_cli_uva_10957_cases():
+    code, out, _ = cli(["classify", "--cases", str(DATA / "uva10957.txt")])
+    assert code == 0
+    assert out.splitlines() == ["Case 1: Unique.", "Case 2: Illegal.", "Case 3: Impossible.",
+                                "Case 4: Ambiguous.", "Case 5: Unique."]
+
+
+def test_cli_noip_2009_scores_from_stdin():
+    code, out, _ = cli(["score", "-"], NOIP_1.strip() + "\n\n" + NOIP_2)
+    assert (code, out) == (0, "2829\n2852\n")
+    code, out, _ = cli(["score"], IMPOSSIBLE + "\n")
+    assert (code, out) == (1, "-1\n")
+
+
+def test_cli_jsonl():
+    code, out, _ = cli(["classify", "--format", "jsonl", str(DATA / "uva10957.txt")])
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(rows) == 5
+    assert set(rows[0]) >= {"input", "answer", "verdict", "nodes", "ms"}
+    assert rows[0]["input"] == PE1.replace("0", ".") and rows[0]["answer"] == "Unique"
+    assert rows[1]["verdict"] == "Illegal" and rows[1]["nodes"] == 0
+    code, out, _ = cli(["solve", "--format", "jsonl", "-"], PE1 + "\n")
+    row = json.loads(out)
+    assert row["answer"] == PE1_SOLUTION and row["nodes"] == 82
+
+
+# --------------------------------------------------------------------------- errors and options
+
+
+def test_cli_malformed_puzzles_are_reported_and_the_rest_answered():
+    text = PE1 + "\n" + PE1[:40] + "x" + PE1[41:] + "\n" + PE1[:80] + "\n" + PE1 + "\n"
+    code, out, err = cli(["solve", "-"], text)
+    assert code == 2
+    assert out.splitlines() == [PE1_SOLUTION, PE1_SOLUTION]
+    assert "line 2, column 41" in err and "line 3" in err
+    assert all(line.startswith("dlx sudoku: <input>: line ") for line in err.splitlines())
+    code, out, _ = cli(["solve", "--format", "jsonl", "-"], text)
+    assert [("error" in json.loads(x)) for x in out.splitlines()] == [False, True, True, False]
+
+
+def test_cli_count_unique_pretty_stats_and_budget():
+    code, out, _ = cli(["count", "--limit", "10", "-"], "." * 16 + "\n" + PE1 + "\n")
+    assert (code, out) == (0, "10\n1\n")
+    code, out, _ = cli(["solve", "--unique", "-"], "." * 16 + "\n" + PE1 + "\n")
+    assert code == 3 and out.splitlines() == ["Ambiguous", PE1_SOLUTION]
+    code, out, _ = cli(["solve", "-"], "11" + "." * 79 + "\n")
+    assert (code, out) == (1, "no solution\n")
+    code, out, err = cli(["solve", "--pretty", "--stats", "-"], PE1 + "\n")
+    assert code == 0 and out.startswith("4 8 3 | 9 2 1 | 6 5 7\n") and "puzzles" in err
+    code, out, _ = cli(["count", "--max-nodes", "100", "-"], "." * 81 + "\n")
+    assert (code, out) == (124, "unknown\n")
+    code, out, _ = cli(["classify", "--box", "2x3", "-"], "." * 36 + "\n")
+    assert (code, out) == (0, "Ambiguous\n")
+    code, out, _ = cli(["classify", "-x", "-"], "1" + "." * 39 + "1" + "." * 40 + "\n")
+    assert out == "Illegal\n"
+
+
+def test_cli_progress_only_on_a_terminal_and_never_on_stdout():
+    puzzles = (PE1 + "\n") * 5
+    code, out, err = cli(["solve", "-"], puzzles, terminal=True)
+    assert code == 0 and out == (PE1_SOLUTION + "\n") * 5
+    assert "puzzles" in err                                  # the progress display
+    code, out, err = cli(["solve", "--quiet", "-"], puzzles, terminal=True)
+    assert out == (PE1_SOLUTION + "\n") * 5 and err == ""
+
+
+def test_cli_jigsaw_regions(tmp_path):
+    regions = tmp_path / "regions.txt"
+    regions.write_text("AAAB\nCABB\nCCDB\nCDDD\n")
+    code, out, _ = cli(["count", "--regions", str(regions), "-"], "." * 16 + "\n")
+    brute = [g for g in all_4x4_latin_squares() if rules_ok(g, 4, regions="AAABCABBCCDBCDDD")]
+    assert (code, out) == (0, f"{len(brute)}\n")
+    code, _, err = cli(["count", "--regions", str(tmp_path / "missing"), "-"], "")
+    assert code == 2 and "regions" in err
+
+
+def test_cli_missing_file():
+    code, out, err = cli(["solve", "/nonexistent/puzzles.txt"])
+    assert code == 2 and out == "" and err.startswith("dlx sudoku: cannot read")
+    assert err.count("\n") == 1
+
+
+def test_cli_usage_errors_exit_2(capsys):
+    for argv in (["sudoku"], ["sudoku", "solve", "--max-nodes", "0"],
+                 ["sudoku", "count", "--box", "3by3"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2
+
+
+def test_cli_through_main_and_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(PE1 + "\n" + IMPOSSIBLE + "\n"))
+    assert main(["sudoku", "classify", "-"]) == 0
+    assert capsys.readouterr().out == "Unique\nImpossible\n"
+
+
+def test_cli_interrupted_exit_130(capsys, monkeypatch):
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sudoku, "batch", stop)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(PE1 + "\n"))
+    assert main(["sudoku", "solve", "-"]) == 130
+    assert capsys.readouterr().err == "dlx sudoku: interrupted\n"
+
+
+def test_cli_survives_a_closed_pipe():
+    puzzles = (PE1 + "\n") * 2000
+    proc = subprocess.run(
+        ["bash", "-c", '"$PYTHON" -m dlx sudoku solve - | head -n 1;'
+         ' echo "exit ${PIPESTATUS[0]}" >&2'],
+        input=puzzles, capture_output=True, text=True, timeout=120,
+        env={"PYTHON": sys.executable, "PATH": "/usr/bin:/bin",
+             "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert proc.stdout == PE1_SOLUTION + "\n"
+    assert "Traceback" not in proc.stderr and "exit 141" in proc.stderr
+
+
+# --------------------------------------------------------------------------- the batch path
+
+
+def cli_oracle(command, puzzles, limit=None, unique=False):
+    """The text answers of `dlx sudoku COMMAND` computed puzzle by puzzle."""
+    out = []
+    for p in puzzles:
+        if command == "classify":
+            out.append(sudoku.classify(p).value)
+        elif command == "count":
+            out.append(str(sudoku.count(p, limit=limit)))
+        elif unique:
+            n = sudoku.count(p, limit=2)
+            out.append(str(sudoku.solve(p)) if n == 1 else sudoku.classify(p).value)
+        else:
+            g = sudoku.solve(p)
+            out.append("no solution" if g is None else str(g))
+    return out
+
+
+def spy_on_batch(monkeypatch) -> list[int]:
+    """Record the number of puzzles of every sudoku.batch call (the list fills in)."""
+    calls: list[int] = []
+    real = sudoku.batch
+
+    def spy(puzzles, *a, **k):
+        calls.append(len(puzzles))
+        return real(puzzles, *a, **k)
+
+    monkeypatch.setattr(sudoku, "batch", spy)
+    return calls
+
+
+@pytest.mark.parametrize("argv, limit, unique", [
+    (["solve"], None, False), (["solve", "--unique"], None, True),
+    (["count", "--limit", "3"], 3, False), (["classify"], None, False),
+])
+def test_cli_uses_the_batch_and_its_answers_are_unchanged(monkeypatch, argv, limit, unique):
+    grids = data_puzzles() + [Grid(IMPOSSIBLE), Grid("." * 16), Grid("11" + "." * 14)]
+    lines = [str(g) for g in grids]
+    text = "\n".join(lines[:3] + [PE1[:80], "# comment"] + lines[3:] + ["x" * 81]) + "\n"
+    calls = spy_on_batch(monkeypatch)
+    monkeypatch.setattr(command, "MAX_CHUNK", 4)     # several chunks, malformed ones between
+    code, out, err = cli([*argv, "-"], text)
+    assert calls and max(calls) <= 4 and sum(calls) == len(grids)
+    assert out.splitlines() == cli_oracle(argv[0], grids, limit, unique)
+    assert code == 2 and "line 4" in err and f"line {len(lines) + 3}" in err
+    code, out, _ = cli([*argv, "--format", "jsonl", "-"], text)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [r.get("error") is not None for r in rows] == \
+        [False] * 3 + [True] + [False] * (len(lines) - 3) + [True]
+    answered = [r for r in rows if "error" not in r]
+    for r, g in zip(answered, grids, strict=True):
+        stats = dlx.Stats()
+        sudoku.count(g, limit=limit if argv[0] == "count" else 2 if unique or
+                     argv[0] == "classify" else 1, stats=stats)
+        assert r["nodes"] == stats.nodes and r["input"] == str(g) and r["ms"] >= 0
+
+
+def test_cli_answers_a_terminal_puzzle_by_puzzle(monkeypatch):
+    calls = spy_on_batch(monkeypatch)
+    args = parse(["solve", "--quiet", "-"])
+    args.input = TerminalIO((PE1 + "\n") * 5)     # someone typing: answer each at once
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert args.func(args) == 0
+    assert out.getvalue() == (PE1_SOLUTION + "\n") * 5 and calls == [1] * 5
+
+
+def test_cli_on_the_pure_engine_says_the_same(monkeypatch):
+    text = "\n".join([PE1, IMPOSSIBLE, "." * 16, "11" + "." * 79, PE1[:80]]) + "\n"
+    outputs = []
+    for name in ("auto", "python"):
+        monkeypatch.setenv("DLX_ENGINE", name)
+        code, out, err = cli(["classify", "--format", "jsonl", "-"], text)
+        outputs.append((code, [{k: v for k, v in json.loads(x).items() if k != "ms"}
+                               for x in out.splitlines()], err))
+    assert outputs[0] == outputs[1]
+    assert [r.get("verdict") for r in outputs[0][1]] == \
+        ["Unique", "Impossible", "Ambiguous", "Illegal", None]
+
+
+def test_cli_budget_and_stats_from_the_batch():
+    code, out, err = cli(["count", "--max-nodes", "100", "--stats", "-"],
+                         "." * 81 + "\n" + PE1 + "\n")
+    assert (code, out) == (124, "unknown\n1\n")
+    assert "puzzles" in err
