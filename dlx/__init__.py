@@ -28,15 +28,17 @@ from .errors import (
     RepeatedItemError,
     UnknownItemError,
 )
+from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
+from .prepared import Answer, Prepared
 from .problem import Colored, ExactCover
-from .search import SearchState, best, count, first, is_unique, solutions, trace
-from .trace import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
+from .search import SearchState
 from .verify import is_exact_cover, why_not
+from .views import best, count, first, is_unique, solutions, trace
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ExactCover", "Colored",
+    "ExactCover", "Colored", "Prepared", "Answer",
     "solutions", "count", "first", "is_unique", "best", "trace", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not",

@@ -1,10 +1,11 @@
 /* dlx._core: the search loop of dlx.search.run, compiled.
  *
- * One algorithm, two implementations: this file mirrors dlx/search.py step by
- * step (Knuth's Algorithm X/C, TAOCP 7.2.2.1, steps X2..X8 named below), so that
- * both engines visit the same nodes in the same order, count the same updates and
- * report the same solutions.  Knuth's one-letter names are used, as in
- * dlx/links.py, whose flat layout this module reads:
+ * One algorithm, two implementations: this file follows dlx/search.py step by
+ * step (Knuth's Algorithm C, TAOCP 7.2.2.1; Algorithm X is C without colours;
+ * steps X1..X8 are named below), so that both engines visit the same nodes in
+ * the same order, count the same updates and report the same solutions.
+ * Knuth's one-letter names are used, as in dlx/links.py, whose layout this
+ * module reads:
  *
  *   LLINK/RLINK  item list (head 0: primary items; head N+1: secondary items)
  *   ULINK/DLINK  vertical lists; item i's header is node i
@@ -15,18 +16,21 @@
  *   COLOR        colour code of node x (0 none, -1 while purified)
  *   OPT          OPT[x] = option index of node x (-1 for headers and spacers)
  *
- * Objects:
- *   Table   the static, validated arrays of one problem (built once, cached by
- *           dlx.engine); it holds no Python references.
- *   Search  one search: its own copies of the dynamic arrays, an explicit stack and
- *           a resumable state machine.  Searches share nothing, so two threads can
- *           run two searches at once; the GIL is released during long stretches.
+ * The loop is written once (run_core_impl) and compiled twice, for problems
+ * with and without colours, by a constant argument of an always-inline function.
  *
- * Pausing: run_core() returns at a solution (mode "solutions", or the count limit),
- * at the end, when the node budget runs out, and at "check points" (every
- * PROGRESS_EVERY nodes, where the Python progress callback and the signal handlers
- * run with the GIL held).  Every pause is between two steps, and the search can be
- * resumed from it exactly, which is how dlx.solutions stays lazy.
+ * Objects:
+ *   Table   the static, validated arrays of one problem, plus the node layout a
+ *           search starts from (built once per problem, cached by dlx.engine);
+ *           Table.batch() searches many sets of forced options on it, without
+ *           the GIL (dlx.Prepared).
+ *   Search  one search: its own copy of the dynamic arrays and a resumable loop,
+ *           so dlx.solutions stays lazy.  Searches share nothing.
+ *
+ * Pausing: the loop returns at a solution (mode "solutions", or the count
+ * limit), at the end, when the node budget runs out, and at "check points"
+ * (every PROGRESS_EVERY nodes, where the Python progress callback, the clock and
+ * the signal handlers run with the GIL held).  Every pause is between two steps.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -38,15 +42,59 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#define NOINLINE static __attribute__((noinline))
+#else
+#define ALWAYS_INLINE static inline
+#define NOINLINE static
+#endif
+
 #define PROGRESS_EVERY 4096          /* must equal dlx.search.PROGRESS_EVERY */
 #define QUANTUM_UPDATES (1LL << 16)  /* work done holding the GIL before releasing it */
+#define LOOKAHEAD 64                 /* early failure looks this far; as dlx.search */
 
 enum { MODE_COUNT = 0, MODE_SOLUTIONS = 1, MODE_BEST = 2 };
 enum { R_SOLUTION, R_DONE, R_BUDGET, R_CHECK, R_BROKEN };
+/* Where a paused loop goes on: entering a level (X2), after a solution (X8), or
+   at X5 with the item of the level covered and x_l not yet committed. */
 enum { RESUME_ENTER, RESUME_LEAVE, RESUME_X5 };
-enum { ST_READY, ST_PAUSED, ST_DONE, ST_BUDGET, ST_FAILED };
+enum { ST_READY, ST_PAUSED, ST_DONE, ST_BUDGET, ST_TIMEOUT, ST_FAILED };
 #define CHECK_NODES 1
 #define CHECK_QUANTUM 2
+
+/* One node of a search's copy of the links.  Links are byte offsets into the
+   node array (node x lives at x * sizeof(Node)); TOP is kept as the offset of
+   the item's header node, and an item's LEN lives in its header node, as in
+   Knuth's DLX1: the inner loops then address memory without scaling indices. */
+typedef struct {
+    int u, d;                /* ULINK, DLINK of the node, as node offsets */
+    int t;                   /* option nodes: offset of the item's header;
+                                spacers: TOP * sizeof(Node) (<= 0); headers: 0 */
+    int s;                   /* option nodes: where this node's walk starts in W (see
+                                hide); headers: LEN of the item */
+} Node;
+
+#define NODE ((int)sizeof(Node))
+#define OFF(x) ((x) * NODE)                 /* node index -> node offset */
+#define IDX(o) ((o) / NODE)                 /* node offset -> node index */
+#define AT(base, off) ((Node *)((char *)(base) + (off)))
+#define LEN_OF(base, h) (AT(base, h)->s)    /* LEN of the item whose header is at h */
+/* Secondary items' LEN carries this bias, so that "a list became empty"
+   (--LEN == 0) is only ever true of a primary item.  No heuristic reads them. */
+#define SECONDARY_BIAS (1 << 30)
+
+static double
+monotonic_seconds(void)
+{
+#if defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
+}
 
 /* ------------------------------------------------------------------ Table */
 
@@ -56,10 +104,13 @@ typedef struct {
     int M;              /* number of nodes (len(TOP)) */
     int n_options;
     int colored;
+    int zeros;          /* primary items with an empty list */
     int *block;         /* one allocation for all the arrays below */
     int *LL, *RL;       /* N+2 */
     int *LEN;           /* N+2 (one spare, never read for valid tables) */
     int *U, *D, *TOP, *COL, *OPT;   /* M */
+    Node *nodes;        /* M: the node layout every search starts from */
+    int *W;             /* the option walks (see hide) */
 } TableObject;
 
 static PyTypeObject Table_Type;
@@ -166,6 +217,60 @@ check_layout(TableObject *t)
     return 0;
 }
 
+
+/* The node layout a search starts from, and the option walks W: for each option
+   length L that occurs, W holds the node offsets 0, NODE, ..., NODE*(L-1)
+   relative to an option's first node, twice in a row.  Node p at position j of
+   its option starts its walk at nodes[p].s = (start of L's walk) + j + 1; the
+   entry before it, NODE*j, locates the option's first node and is also where the
+   walk stops.  So hide's loop has neither a spacer test nor a wrap-around. */
+static int
+build_layout(TableObject *t)
+{
+    int N = t->N, N1 = t->N1, M = t->M;
+    size_t option_nodes = 0;
+    for (int k = N + 1; k < M; k++)
+        option_nodes += t->TOP[k] > 0;
+    t->nodes = (Node *)PyMem_Malloc((size_t)M * sizeof(Node));
+    t->W = (int *)PyMem_Malloc((2 * option_nodes + 1) * sizeof(int));
+    int *at = (int *)PyMem_Malloc(((size_t)M + 1) * sizeof(int));  /* length -> walk start */
+    if (t->nodes == NULL || t->W == NULL || at == NULL) {
+        PyMem_Free(at);
+        return -1;
+    }
+    for (int k = 0; k < M; k++) {
+        t->nodes[k].u = OFF(t->U[k]);
+        t->nodes[k].d = OFF(t->D[k]);
+        t->nodes[k].t = OFF(t->TOP[k]);
+        t->nodes[k].s = 0;
+    }
+    t->zeros = 0;
+    for (int k = 1; k <= N; k++) {
+        t->nodes[k].s = t->LEN[k] + (k > N1 ? SECONDARY_BIAS : 0);
+        t->zeros += k <= N1 && t->LEN[k] == 0;
+    }
+    for (int k = 0; k <= M; k++)
+        at[k] = -1;
+    for (int k = N + 2, w = 0; k < M; k++) {
+        if (t->TOP[k] <= 0)
+            continue;
+        int f = k, len = 0;
+        while (t->TOP[f + len] > 0)
+            len++;
+        if (at[len] < 0) {
+            at[len] = w;
+            for (int j = 0; j < len; j++)
+                t->W[w + j] = t->W[w + len + j] = OFF(j);
+            w += 2 * len;
+        }
+        for (int j = 0; j < len; j++)
+            t->nodes[f + j].s = at[len] + j + 1;
+        k = f + len;       /* the spacer after the option */
+    }
+    PyMem_Free(at);
+    return 0;
+}
+
 static PyObject *
 Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -176,14 +281,14 @@ Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOOOi:Table", kwlist, &N1, &N, &ll,
                                      &rl, &ul, &dl, &len, &top, &col, &opt, &n_options))
         return NULL;
-    if (N < 0 || N1 < 0 || N1 > N || N > INT_MAX / 4 - 4 || n_options < 0) {
+    if (N < 0 || N1 < 0 || N1 > N || N > INT_MAX / NODE - 4 || n_options < 0) {
         PyErr_SetString(PyExc_ValueError, "Table: bad item counts");
         return NULL;
     }
     Py_ssize_t M = PySequence_Size(top);
     if (M < 0)
         return NULL;
-    if (M < N + 2 || M > INT_MAX / 4) {
+    if (M < N + 2 || M > INT_MAX / NODE) {
         PyErr_SetString(PyExc_ValueError, "Table: bad number of nodes");
         return NULL;
     }
@@ -222,7 +327,7 @@ Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     /* Shape checks that the search relies on to stay inside the arrays: headers
        are nodes 1..N, node N+1 and the last node are spacers, option nodes know
-       their option. */
+       their option, colours are on secondary items only. */
     int colored = 0;
     for (int x = 0; x < t->M; x++) {
         if (x <= N) {
@@ -248,6 +353,10 @@ Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (check_layout(t) < 0)
         goto bad;
     t->colored = colored;
+    if (build_layout(t) < 0) {
+        Py_DECREF(t);
+        return PyErr_NoMemory();
+    }
     return (PyObject *)t;
 bad:
     PyErr_SetString(PyExc_ValueError, "Table: the arrays are not a dancing-links layout");
@@ -259,103 +368,99 @@ static void
 Table_dealloc(TableObject *t)
 {
     PyMem_Free(t->block);
+    PyMem_Free(t->nodes);
+    PyMem_Free(t->W);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
-static PyObject *
-Table_get_nodes(TableObject *t, void *closure)
-{
-    return PyLong_FromLong(t->M);
-}
+/* ------------------------------------------------------------------- Run */
 
-static PyObject *
-Table_get_colored(TableObject *t, void *closure)
-{
-    return PyBool_FromLong(t->colored);
-}
-
-static PyGetSetDef Table_getset[] = {
-    {"nodes", (getter)Table_get_nodes, NULL, "number of nodes (headers, spacers, options)", NULL},
-    {"colored", (getter)Table_get_colored, NULL, "True when some node has a colour", NULL},
-    {NULL},
-};
-
-static PyTypeObject Table_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "dlx._core.Table",
-    .tp_basicsize = sizeof(TableObject),
-    .tp_dealloc = (destructor)Table_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Table(N1, N, LLINK, RLINK, ULINK, DLINK, LEN, TOP, COLOR, OPT, n_options)\n\n"
-              "The validated arrays of a dlx.links.Links master table, in C.",
-    .tp_new = Table_new,
-    .tp_getset = Table_getset,
-};
-
-/* ----------------------------------------------------------------- Search */
-
-/* One node of a search's private copy of the links.  Links are byte offsets into
-   the node array (node x lives at x << NODE_SHIFT), TOP is kept as the offset of
-   the item's header node, and an item's LEN lives in its header node (Knuth's
-   DLX1 does the same): the inner loops then address memory without scaling
-   indices or a second base pointer. */
+/* The state of one search, with no Python objects in it (so the loop can run
+   without the GIL): a copy of the dynamic arrays, the stack of choices, the
+   counters, and where a paused loop goes on. */
 typedef struct {
-    int u, d;                /* ULINK, DLINK of the node, as node offsets */
-    int t;                   /* option nodes: offset of the item's header (TOP << NODE_SHIFT);
-                                spacers: TOP << NODE_SHIFT (<= 0); headers: 0 */
-    int s;                   /* option nodes: where this node's walk starts in W (see
-                                hide); headers: LEN of the item */
-} Node;
-
-#define NODE_SHIFT 4         /* sizeof(Node) == 1 << NODE_SHIFT */
-#define OFF(x) ((x) << NODE_SHIFT)   /* node index -> node offset */
-#define IDX(o) ((o) >> NODE_SHIFT)   /* node offset -> node index */
-#define AT(base, off) ((Node *)((char *)(base) + (off)))
-#define LEN_OF(base, h) (AT(base, h)->s)  /* LEN of the item whose header is at h */
-/* Secondary items' LEN (in their headers) carries this bias, so that "a list became empty"
-   (--LEN == 0) is only ever true of a primary item.  MRV never reads them. */
-#define SECONDARY_BIAS (1 << 30)
-
-typedef struct {
-    PyObject_HEAD
-    TableObject *table;
-    PyObject *labels;        /* tuple: option index -> label */
-    PyObject *progress;      /* callable or NULL */
-    PyObject *stats;         /* a dlx.Stats (or any object) or NULL */
-    /* sizes and static arrays (borrowed from table) */
-    int N1, N, colored, mode, heuristic, bb, integral;
+    const TableObject *t;
+    int N1, mode, heuristic;
     const int *OPT;
-    /* dynamic arrays (own copies, one block) */
-    int *block;
-    int *LL, *RL;
-    Node *nd;                /* M nodes */
-    int *COL;                /* M: COLOR (in block), by node index */
-    int *W;                  /* the option walks: per option length L, 0..L-1 twice (see hide) */
-    int *x;                  /* x[l]: node offset of the option tried at level l; N1+1 */
-    long long *profile;      /* N1+2 */
-    int plen;
+    /* the dynamic arrays (one allocation) */
+    void *block;
+    Node *nd;
+    int *LL, *RL, *COL;
+    int *x;                  /* x[l]: node offset of the option tried at level l */
+    long long *profile;      /* profile[l]: nodes at level l */
+    int plen;                /* levels with a node: profile[0..plen) */
     /* branch and bound */
-    double *dblock;
-    double *score;           /* N1+2 */
-    double *ratio;           /* per node */
-    double *weight;          /* per option */
+    int bb, integral, have_best, best_len;
     double best_score;
-    int *best_x;             /* N1+1 */
-    int best_len, have_best;
+    double *score;           /* score[l]: total weight of x[0..l) */
+    const double *ratio;     /* per node: its option's weight per primary item */
+    const double *weight;    /* per option */
+    int *best_x;
     /* counters and limits */
     long long nodes, updates, solutions, budget, limit, pause_at;
-    int check_nodes;         /* stop at every PROGRESS_EVERY-th node? */
     int check_reason;
-    /* the paused loop */
-    int level, i, resume, status, busy;
-    int zeros;               /* uncovered primary items with LEN 0 (see choose_mrv) */
-} SearchObject;
+    int keep_first;          /* keep the first solution in best_x (batches) */
+    /* the loop */
+    int level, base, i, resume, zeros;
+} Run;
 
-static PyTypeObject Search_Type;
+static int
+run_alloc(Run *r, const TableObject *t, int bb)
+{
+    int N = t->N, N1 = t->N1, M = t->M;
+    size_t nodes = (size_t)M * sizeof(Node);
+    size_t ints = 2 * (size_t)(N + 2) + (size_t)M + 2 * (size_t)(N1 + 2);
+    size_t longs = (size_t)N1 + 3;
+    size_t doubles = bb ? (size_t)N1 + 3 : 0;
+    char *block = (char *)PyMem_Malloc(nodes + longs * sizeof(long long)
+                                       + doubles * sizeof(double) + ints * sizeof(int));
+    if (block == NULL)
+        return -1;
+    memset(r, 0, sizeof(Run));
+    r->t = t;
+    r->N1 = N1;
+    r->OPT = t->OPT;
+    r->block = block;
+    r->nd = (Node *)block;
+    r->profile = (long long *)(block + nodes);
+    r->score = bb ? (double *)(r->profile + longs) : NULL;
+    r->LL = (int *)(block + nodes + longs * sizeof(long long) + doubles * sizeof(double));
+    r->RL = r->LL + (N + 2);
+    r->COL = r->RL + (N + 2);
+    r->x = r->COL + M;
+    r->best_x = r->x + (N1 + 2);
+    memcpy(r->nd, t->nodes, nodes);
+    memcpy(r->LL, t->LL, (size_t)(N + 2) * sizeof(int));
+    memcpy(r->RL, t->RL, (size_t)(N + 2) * sizeof(int));
+    memcpy(r->COL, t->COL, (size_t)M * sizeof(int));
+    if (bb)
+        memset(r->score, 0, doubles * sizeof(double));
+    r->zeros = t->zeros;
+    r->bb = bb;
+    r->best_score = -INFINITY;
+    r->budget = r->limit = -1;
+    return 0;
+}
 
-/* The inner loop's view of the dynamic state, held in locals of run_core (so the
-   compiler keeps the pointers and the zeros counter in registers: stores through
-   the link arrays cannot alias them). */
+/* Start counting a search whose root is the current level (after the forced
+   options): one node, at level `base`. */
+static void
+run_start(Run *r)
+{
+    r->base = r->level;
+    memset(r->profile, 0, ((size_t)r->N1 + 3) * sizeof(long long));
+    r->profile[r->base] = 1;
+    r->plen = r->base + 1;
+    r->nodes = 1;
+    r->updates = r->solutions = 0;
+    r->have_best = 0;
+    r->best_score = -INFINITY;
+    r->resume = RESUME_ENTER;
+}
+
+/* The inner loop's view of the dynamic state, held in locals of run_core_impl
+   (so the compiler keeps the pointers and the zeros counter in registers:
+   stores through the link arrays cannot alias them). */
 typedef struct {
     Node *nd;
     int *LL, *RL, *COL;
@@ -363,17 +468,9 @@ typedef struct {
     int zeros;
 } Ctx;
 
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-
-/* Hide option p (7.2.2.1-(13)), leaving purified nodes (COLOR < 0) alone, as
-   Algorithm C's hide'.  The walk is Knuth's, cyclically from p+1, read from a
-   small shared table: for each option length L that occurs, W holds the node
-   offsets 0, 16, ..., 16(L-1) relative to an option's first node, twice in a
-   row.  Node p at position j of its option starts at nd[p].s = (start of L's
-   walk) + j + 1; the entry before it, 16j, locates the first node and is also
-   where the walk stops.  So the loop has neither a spacer test nor a wrap-around,
-   and W stays in cache.  `colored` is a compile-time constant: run_core is
-   instantiated twice. */
+/* Hide option p (7.2.2.1-(13)), leaving purified nodes (COLOR < 0) alone:
+   Algorithm C's hide'.  The walk is Knuth's, cyclically from p+1, read from W
+   (see build_layout).  Returns the updates. */
 ALWAYS_INLINE long long
 hide(Ctx *c, int p, const int colored)
 {
@@ -399,10 +496,8 @@ hide(Ctx *c, int p, const int colored)
     return colored ? k : (long long)(w - w0);
 }
 
-/* Unhide option p (7.2.2.1-(15)).  The nodes of one option are in distinct
-   lists, so the order in which they return does not matter: undoing the hides
-   of each list last-in first-out is what restores the links exactly, and unhide
-   is called in the reverse order of hide. */
+/* Unhide option p (7.2.2.1-(15)).  Its nodes are in distinct lists, so the order
+   in which they return does not matter. */
 ALWAYS_INLINE void
 unhide(Ctx *c, int p, const int colored)
 {
@@ -424,7 +519,8 @@ unhide(Ctx *c, int p, const int colored)
     c->zeros = zeros;
 }
 
-/* Cover item i (7.2.2.1-(12)); returns the updates (1 + nodes hidden). */
+/* Cover item i (7.2.2.1-(12)): hide every option in its list, then take i out of
+   the item list.  Returns the updates (1 + nodes hidden). */
 ALWAYS_INLINE long long
 cover(Ctx *c, int i, const int colored)
 {
@@ -454,7 +550,8 @@ uncover(Ctx *c, int i, const int colored)
         unhide(c, p, colored);
 }
 
-/* Keep only the options that agree with node p's colour on its item (Algorithm C). */
+/* Node p gives its secondary item a colour: hide the options that give the item
+   another colour, mark those that agree as purified (Algorithm C's purify). */
 static inline long long
 purify(Ctx *c, int p)
 {
@@ -485,9 +582,9 @@ unpurify(Ctx *c, int p)
     }
 }
 
-/* Commit node q of the option being tried (Algorithm C): cover its item when q
-   has no colour, purify it when it has one; a node already purified (COLOR < 0)
-   needs nothing.  Without colours, every node is covered. */
+/* Algorithm C's commit of node q: cover its item when q has no colour, purify it
+   when it has one; a node already purified (COLOR < 0) needs nothing.  Without
+   colours, every commit is a cover. */
 ALWAYS_INLINE long long
 commit(Ctx *c, int q, const int colored)
 {
@@ -517,55 +614,63 @@ uncommit(Ctx *c, int q, const int colored)
         unpurify(c, q);
 }
 
-/* Minimum remaining values: the first item of shortest list, as in dlx.search.
-   Called only when no uncovered primary item has an empty list (zeros == 0), so
-   the shortest length is at least 1 and the scan can stop at the first item of
-   length 1: the same choice, without walking the rest of the item list. */
-static inline int
-choose_mrv(const int *RL, const int *LEN)
+/* The next node of x's option after q, cyclically (q+1, or the option's first
+   node after its last), and the one before it. */
+ALWAYS_INLINE int
+next_node(const char *nd, int q)
 {
-    int i = RL[0], j = i, s = LEN[i];
-    while (s > 1) {
-        j = RL[j];
-        if (j == 0)
-            break;
-        int t = LEN[j];
-        if (t < s) {
-            s = t;
-            i = j;
-        }
-    }
-    return i;
+    q += NODE;
+    return AT(nd, q)->t <= 0 ? AT(nd, q)->u : q;
 }
 
-/* Early failure (xcover's lookahead), checked after each node q of x_l is committed
-   while some primary item is empty: true when more primary items are empty than
-   the nodes of x_l still to commit (after q, cyclically, up to x_l) account for,
-   so some empty item lies outside x_l and the option cannot lead anywhere.  Only
-   tested while at most EARLY_SPAN nodes remain (a huge option stays linear).  The
-   same test as dlx.search._fails; secondary LENs carry SECONDARY_BIAS, never 0. */
-#define EARLY_SPAN 64
-static inline int
-early_failure(const char *nd, int zeros, int q, int xl)
+ALWAYS_INLINE int
+prev_node(const char *nd, int q)
 {
-    int e = 0, rest = 0, r = q + (int)sizeof(Node);
-    while (r != xl) {
-        const Node *n = AT(nd, r);
-        if (n->t <= 0) {
-            r = n->u;
-            continue;
-        }
-        if (++rest > EARLY_SPAN)
-            return 0;
-        e += LEN_OF(nd, n->t) == 0;
-        r += (int)sizeof(Node);
-    }
-    return zeros > e;
+    q -= NODE;
+    return AT(nd, q)->t <= 0 ? AT(nd, q)->d : q;
 }
 
-/* choose_mrv, reading the lengths in the item headers. */
+/* X5 for option x: commit its other items, cyclically from x+1 (Algorithm C).
+   Early failure (as dlx.search): after each commit, when some uncovered primary
+   item is empty and it is not the item of a node still to commit, undo the
+   commits, last first, and return -1 - updates. */
+ALWAYS_INLINE long long
+commit_option(Ctx *c, int x, const int colored)
+{
+    const char *nd = (const char *)c->nd;
+    long long k = 0;
+    for (int q = next_node(nd, x); q != x; q = next_node(nd, q)) {
+        k += commit(c, q, colored);
+        if (c->zeros > 0) {
+            int e = 0, rest = 0, r;
+            for (r = next_node(nd, q); r != x && rest <= LOOKAHEAD; r = next_node(nd, r)) {
+                rest++;
+                e += LEN_OF(nd, AT(nd, r)->t) == 0;
+            }
+            if (rest <= LOOKAHEAD && c->zeros > e) {
+                for (r = q; r != x; r = prev_node(nd, r))
+                    uncommit(c, r, colored);
+                return -1 - k;
+            }
+        }
+    }
+    return k;
+}
+
+/* X6 for option x: uncommit its other items, right to left. */
+ALWAYS_INLINE void
+uncommit_option(Ctx *c, int x, const int colored)
+{
+    const char *nd = (const char *)c->nd;
+    for (int q = prev_node(nd, x); q != x; q = prev_node(nd, q))
+        uncommit(c, q, colored);
+}
+
+/* Minimum remaining values: the first item of shortest list, as dlx.search.
+   Called only when no uncovered primary item is empty (zeros == 0), so the scan
+   can stop at the first item of length 1. */
 static inline int
-choose_mrv_nodes(const int *RL, const char *nd)
+choose_mrv(const int *RL, const char *nd)
 {
     int i = RL[0], j = i, s = LEN_OF(nd, OFF(i));
     while (s > 1) {
@@ -581,44 +686,59 @@ choose_mrv_nodes(const int *RL, const char *nd)
     return i;
 }
 
-/* Upper bound on the weight still to come: for each uncovered primary item, the
-   best weight-per-primary-item ratio among its options (see dlx.search.run). */
-static double
-optimistic(SearchObject *S)
+/* The first uncovered primary item with an empty list (zeros > 0). */
+static inline int
+first_empty(const int *RL, const char *nd)
 {
-    const int *RL = S->RL;
-    const char *nd = (const char *)S->nd;
-    const double *ratio = S->ratio;
-    double total = 0.0;
+    int j = RL[0];
+    while (LEN_OF(nd, OFF(j)) != 0)
+        j = RL[j];
+    return j;
+}
+
+/* Branch and bound: an upper bound on the weight still to come (for each
+   uncovered primary item, the best weight-per-primary-item ratio among its
+   options, as dlx.search.Bound), and whether this level is hopeless. */
+static int
+hopeless(const Run *r)
+{
+    if (r->best_score == -INFINITY)
+        return 0;
+    const int *RL = r->RL;
+    const char *nd = (const char *)r->nd;
+    double room = 0.0;
     for (int j = RL[0]; j != 0; j = RL[j]) {
         double m = -INFINITY;
         const int h = OFF(j);
         for (int p = AT(nd, h)->d; p != h; p = AT(nd, p)->d)
-            if (ratio[IDX(p)] > m)
-                m = ratio[IDX(p)];
-        total += m;
+            if (r->ratio[IDX(p)] > m)
+                m = r->ratio[IDX(p)];
+        room += m;
     }
-    return total;
+    if (room == -INFINITY)
+        return 1;
+    const double eps = 1e-9;
+    if (r->integral)
+        room = floor(room + eps);
+    return r->score[r->level] + room <= r->best_score + eps * (1 + fabs(r->best_score));
 }
 
 /* THE loop, resumable.  Runs without touching Python objects (the caller may
    have released the GIL) until a solution to report, the end, the budget, or a
-   check point; saves its state in S and says why it stopped. */
+   check point; saves its state in r and says why it stopped. */
 ALWAYS_INLINE int
-run_core_impl(SearchObject *S, const int colored)
+run_core_impl(Run *r, const int colored)
 {
-    Ctx c = {S->nd, S->LL, S->RL, S->COL, S->W, S->zeros};
-    char *nd = (char *)S->nd;
-    int *RL = S->RL, *x = S->x;
-    const int *OPT = S->OPT;
-    int level = S->level, i = S->i, xl, q;
-    long long nodes = S->nodes, updates = S->updates;
-    const long long budget = S->budget, pause_at = S->pause_at;
-    const int bb = S->bb, mode = S->mode, N1 = S->N1, check_nodes = S->check_nodes;
-    const double eps = 1e-9;
-    int r;
+    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
+    char *nd = (char *)r->nd;
+    int *RL = r->RL, *x = r->x;
+    int level = r->level, i = r->i, xl;
+    long long nodes = r->nodes, updates = r->updates, k;
+    const long long budget = r->budget, pause_at = r->pause_at;
+    const int base = r->base;
+    int why;
 
-    switch (S->resume) {
+    switch (r->resume) {
     case RESUME_LEAVE:
         goto leave;
     case RESUME_X5:
@@ -630,43 +750,35 @@ run_core_impl(SearchObject *S, const int colored)
 enter:
     /* X2: enter level `level` */
     if (RL[0] == 0) {
-        S->solutions++;
-        if (bb && S->score[level] > S->best_score) {
-            S->best_score = S->score[level];
-            memcpy(S->best_x, x, (size_t)level * sizeof(int));
-            S->best_len = level;
-            S->have_best = 1;
+        r->solutions++;
+        if (r->bb && r->score[level] > r->best_score) {
+            r->best_score = r->score[level];
+            memcpy(r->best_x, x, (size_t)level * sizeof(int));
+            r->best_len = level;
+            r->have_best = 1;
         }
-        if (mode == MODE_SOLUTIONS || S->solutions == S->limit) {
-            S->resume = RESUME_LEAVE;
-            r = R_SOLUTION;
+        if (r->keep_first && r->solutions == 1) {
+            memcpy(r->best_x, x, (size_t)level * sizeof(int));
+            r->best_len = level;
+        }
+        if (r->mode == MODE_SOLUTIONS || r->solutions == r->limit) {
+            r->resume = RESUME_LEAVE;
+            why = R_SOLUTION;
             goto save;
         }
         goto leave;
     }
-    /* X3: choose an item i.  Early-failure lookahead, whatever the heuristic: an
-       uncovered primary item with no option left makes this a dead end (MRV would
-       choose it and find it dead; dlx.search does the same).  The counter of such
-       items gives that answer without scanning the item list. */
+    /* X3: choose an item i (a primary item with no option left: a dead end) */
     if (c.zeros > 0)
         goto leave;
-    if (S->heuristic) {
-        i = RL[0];
-    }
-    else {
-        i = choose_mrv_nodes(RL, nd);
-        if (LEN_OF(nd, OFF(i)) == 0)
-            goto leave;          /* (never, while the counter is right) */
-    }
-    if (bb && S->best_score > -INFINITY) {
-        double room = optimistic(S);
-        if (S->integral)
-            room = floor(room + eps);
-        if (S->score[level] + room <= S->best_score + eps * (1 + fabs(S->best_score)))
+    i = r->heuristic ? RL[0] : choose_mrv(RL, nd);
+    if (r->bb) {
+        r->level = level;
+        if (hopeless(r))
             goto leave;
     }
-    if (level >= N1) {           /* impossible for a valid table */
-        r = R_BROKEN;
+    if (level > r->N1) {           /* impossible for a valid table */
+        why = R_BROKEN;
         goto save;
     }
     /* X4: cover i */
@@ -676,23 +788,16 @@ enter:
 
 leave:
     /* X8: leave level `level` */
-    if (level == 0) {
-        r = R_DONE;
+    if (level == base) {
+        r->resume = RESUME_ENTER;
+        why = R_DONE;
         goto save;
     }
     level--;
-    /* X6: try again: undo x_l (other items right to left), next option */
+    /* X6: try again: uncommit x_l, take the next option of its item */
     xl = x[level];
     i = IDX(AT(nd, xl)->t);
-    q = xl - (int)sizeof(Node);
-    while (q != xl) {
-        if (AT(nd, q)->t <= 0) {
-            q = AT(nd, q)->d;
-            continue;
-        }
-        uncommit(&c, q, colored);
-        q -= (int)sizeof(Node);
-    }
+    uncommit_option(&c, xl, colored);
     x[level] = AT(nd, xl)->d;
 
 try_:
@@ -704,84 +809,207 @@ try_:
     }
     /* X5: try x_l */
     if (nodes == budget) {
-        S->resume = RESUME_X5;   /* not resumable: the search is over */
-        r = R_BUDGET;
+        r->resume = RESUME_X5;    /* not resumable: the search is over */
+        why = R_BUDGET;
         goto save;
     }
     nodes++;
     {
-        int why = 0;
-        if (check_nodes && (nodes & (PROGRESS_EVERY - 1)) == 0)
-            why |= CHECK_NODES;
+        int check = 0;
+        if ((nodes & (PROGRESS_EVERY - 1)) == 0)
+            check |= CHECK_NODES;
         if (updates >= pause_at)
-            why |= CHECK_QUANTUM;
-        if (why) {
-            S->check_reason = why;
-            S->resume = RESUME_X5;
-            r = R_CHECK;
+            check |= CHECK_QUANTUM;
+        if (check) {
+            r->check_reason = check;
+            r->resume = RESUME_X5;
+            why = R_CHECK;
             goto save;
         }
     }
 x5_commit:
     xl = x[level];
-    if (S->plen == level + 1)
-        S->profile[S->plen++] = 1;
+    if (r->plen == level + 1)
+        r->profile[r->plen++] = 1;
     else
-        S->profile[level + 1]++;
-    q = xl + (int)sizeof(Node);
-    while (q != xl) {
-        if (AT(nd, q)->t <= 0) {
-            q = AT(nd, q)->u;
-            continue;
-        }
-        updates += commit(&c, q, colored);
-        if (c.zeros > 0 && early_failure(nd, c.zeros, q, xl)) {
-            /* An item outside x_l has no option left: undo this commit, last node
-               first (as X6 does), and try the next option. */
-            int r = q;
-            while (r != xl) {
-                if (AT(nd, r)->t <= 0) {
-                    r = AT(nd, r)->d;
-                    continue;
-                }
-                uncommit(&c, r, colored);
-                r -= (int)sizeof(Node);
-            }
-            x[level] = AT(nd, xl)->d;
-            goto try_;
-        }
-        q += (int)sizeof(Node);
+        r->profile[level + 1]++;
+    k = commit_option(&c, xl, colored);
+    if (k < 0) {
+        /* early failure: an item outside x_l has no option left */
+        updates += -1 - k;
+        x[level] = AT(nd, xl)->d;
+        goto try_;
     }
-    if (bb)
-        S->score[level + 1] = S->score[level] + S->weight[OPT[IDX(xl)]];
+    updates += k;
+    if (r->bb)
+        r->score[level + 1] = r->score[level] + r->weight[r->OPT[IDX(xl)]];
     level++;
     goto enter;
 
 save:
-    S->level = level;
-    S->i = i;
-    S->nodes = nodes;
-    S->updates = updates;
-    S->zeros = c.zeros;
-    return r;
-}
-static int __attribute__((noinline))
-run_core_plain(SearchObject *S)
-{
-    return run_core_impl(S, 0);
+    r->level = level;
+    r->i = i;
+    r->nodes = nodes;
+    r->updates = updates;
+    r->zeros = c.zeros;
+    return why;
 }
 
-static int __attribute__((noinline))
-run_core_colored(SearchObject *S)
+NOINLINE int
+run_core_plain(Run *r)
 {
-    return run_core_impl(S, 1);
+    return run_core_impl(r, 0);
+}
+
+NOINLINE int
+run_core_colored(Run *r)
+{
+    return run_core_impl(r, 1);
 }
 
 static int
-run_core(SearchObject *S)
+run_core(Run *r)
 {
-    return S->colored ? run_core_colored(S) : run_core_plain(S);
+    return r->t->colored ? run_core_colored(r) : run_core_plain(r);
 }
+
+/* Is the option of node offset f still available: every node of it still in its
+   item's list (not hidden by an earlier choice), and every item it covers (a
+   node without a colour) still uncovered?  (dlx.search._available) */
+static int
+available(const Run *r, int f)
+{
+    const char *nd = (const char *)r->nd;
+    int q = f;
+    do {
+        const Node *n = AT(nd, q);
+        if (AT(nd, n->u)->d != q)
+            return 0;
+        if (r->COL[IDX(q)] == 0) {
+            int j = IDX(n->t);
+            if (r->RL[r->LL[j]] != j)
+                return 0;
+        }
+        q = next_node(nd, q);
+    } while (q != f);
+    return 1;
+}
+
+/* Undo every level below the current one, and the current level's covered item
+   when the loop stopped at X5: the links are as the table's layout again. */
+static void
+unwind(Run *r)
+{
+    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
+    const int colored = r->t->colored;
+    if (r->resume == RESUME_X5)
+        uncover(&c, r->i, colored);
+    while (r->level > 0) {
+        r->level--;
+        int xl = r->x[r->level];
+        uncommit_option(&c, xl, colored);
+        uncover(&c, IDX(AT(r->nd, xl)->t), colored);
+    }
+    r->resume = RESUME_ENTER;
+    r->zeros = c.zeros;
+}
+
+/* X1 for forced options: choose each (its node f, in its first primary item) as
+   the search would, cover f's item and commit the others.  Returns 0, having
+   undone them all, when one clashes with an earlier one. */
+static int
+place_forced(Run *r, const int *forced, int n)
+{
+    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
+    const int colored = r->t->colored;
+    for (int k = 0; k < n; k++) {
+        int f = forced[k];
+        if (r->level > r->N1 || !available(r, f)) {
+            r->zeros = c.zeros;
+            r->resume = RESUME_ENTER;
+            unwind(r);
+            return 0;
+        }
+        r->x[r->level] = f;
+        cover(&c, IDX(AT(r->nd, f)->t), colored);
+        const char *nd = (const char *)r->nd;
+        for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
+            commit(&c, q, colored);
+        if (r->bb)
+            r->score[r->level + 1] = r->score[r->level] + r->weight[r->OPT[IDX(f)]];
+        r->level++;
+    }
+    r->zeros = c.zeros;
+    return 1;
+}
+
+/* The option indices of x[0..n). */
+static PyObject *
+options_of(const Run *r, const int *xs, int n)
+{
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *o = PyLong_FromLong(r->OPT[IDX(xs[k])]);
+        if (o == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, k, o);
+    }
+    return out;
+}
+
+/* Read a sequence of node indices (of forced options) into offsets. */
+static int
+read_forced(const TableObject *t, PyObject *seq, int **out, int *n)
+{
+    PyObject *fast = PySequence_Fast(seq, "forced must be a sequence of nodes");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+    int *f = (int *)PyMem_Malloc(((size_t)m + 1) * sizeof(int));
+    if (f == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+        if (v == -1 && PyErr_Occurred())
+            goto bad;
+        if (v <= t->N || v >= t->M || t->TOP[v] <= 0 || t->TOP[v] > t->N1) {
+            PyErr_Format(PyExc_ValueError, "forced node %ld is not a node of a primary item", v);
+            goto bad;
+        }
+        f[k] = OFF((int)v);
+    }
+    Py_DECREF(fast);
+    *out = f;
+    *n = (int)m;
+    return 0;
+bad:
+    Py_DECREF(fast);
+    PyMem_Free(f);
+    return -1;
+}
+
+/* ----------------------------------------------------------------- Search */
+
+typedef struct {
+    PyObject_HEAD
+    TableObject *table;
+    PyObject *labels;        /* tuple: option index -> label */
+    PyObject *progress;      /* callable or NULL */
+    PyObject *stats;         /* a dlx.Stats (or any object) or NULL */
+    double *dblock;          /* branch and bound: ratios and weights */
+    double deadline;         /* monotonic seconds, or 0: none */
+    int status, busy, clash;
+    Run run;
+} SearchObject;
+
+static PyTypeObject Search_Type;
 
 /* Write nodes, updates, solutions and profile into the stats object. */
 static int
@@ -789,24 +1017,26 @@ sync_stats(SearchObject *S)
 {
     if (S->stats == NULL)
         return 0;
+    Run *r = &S->run;
     PyObject *v;
-    v = PyLong_FromLongLong(S->nodes);
+    v = PyLong_FromLongLong(S->clash ? 0 : r->nodes);
     if (v == NULL || PyObject_SetAttrString(S->stats, "nodes", v) < 0)
         goto fail;
     Py_DECREF(v);
-    v = PyLong_FromLongLong(S->updates);
+    v = PyLong_FromLongLong(r->updates);
     if (v == NULL || PyObject_SetAttrString(S->stats, "updates", v) < 0)
         goto fail;
     Py_DECREF(v);
-    v = PyLong_FromLongLong(S->solutions);
+    v = PyLong_FromLongLong(r->solutions);
     if (v == NULL || PyObject_SetAttrString(S->stats, "solutions", v) < 0)
         goto fail;
     Py_DECREF(v);
-    v = PyList_New(S->plen);
+    int plen = S->clash ? 0 : r->plen;
+    v = PyList_New(plen);
     if (v == NULL)
         return -1;
-    for (int k = 0; k < S->plen; k++) {
-        PyObject *n = PyLong_FromLongLong(S->profile[k]);
+    for (int k = 0; k < plen; k++) {
+        PyObject *n = PyLong_FromLongLong(r->profile[k]);
         if (n == NULL)
             goto fail;
         PyList_SET_ITEM(v, k, n);
@@ -824,38 +1054,23 @@ fail:
 static void
 sync_stats_keeping_error(SearchObject *S)
 {
-#if PY_VERSION_HEX >= 0x030C0000
-    PyObject *exc = PyErr_GetRaisedException();
-    if (sync_stats(S) < 0)
-        PyErr_Clear();
-    PyErr_SetRaisedException(exc);
-#else
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
     if (sync_stats(S) < 0)
         PyErr_Clear();
     PyErr_Restore(type, value, tb);
-#endif
-}
-
-static int
-is_main_thread(void)
-{
-#if PY_VERSION_HEX < 0x030D0000
-    return _PyOS_IsMainThread();
-#else
-    return 1;   /* be safe: check for signals in every thread */
-#endif
 }
 
 /* Run until a result (R_SOLUTION, R_DONE, R_BUDGET); -1 with an exception set
    when the progress callback or a signal handler raised.  The first quantum of
    work runs holding the GIL (short searches pay nothing for threads); after
-   that the GIL is released, and taken back only at the check points. */
+   that the GIL is released, and taken back only at the check points, where the
+   progress callback, the clock and the signal handlers run. */
 static int
 drive(SearchObject *S)
 {
-    int released = 0, r;
+    Run *r = &S->run;
+    int released = 0, why;
     if (S->busy) {
         PyErr_SetString(PyExc_RuntimeError, "this search is already running");
         return -1;
@@ -864,26 +1079,29 @@ drive(SearchObject *S)
         PyErr_SetString(PyExc_RuntimeError, "this search is over");
         return -1;
     }
+    if (S->clash) {
+        S->status = ST_DONE;
+        return sync_stats(S) < 0 ? -1 : R_DONE;
+    }
     S->busy = 1;
-    S->check_nodes = S->progress != NULL || is_main_thread();
-    S->pause_at = S->updates + QUANTUM_UPDATES;
+    r->pause_at = r->updates + QUANTUM_UPDATES;
     for (;;) {
         if (released) {
             Py_BEGIN_ALLOW_THREADS
-            r = run_core(S);
+            why = run_core(r);
             Py_END_ALLOW_THREADS
         }
         else {
-            r = run_core(S);
+            why = run_core(r);
         }
-        if (r != R_CHECK)
+        if (why != R_CHECK)
             break;
-        if (S->check_reason & CHECK_QUANTUM) {
+        if (r->check_reason & CHECK_QUANTUM) {
             released = 1;
-            S->pause_at = LLONG_MAX;
+            r->pause_at = LLONG_MAX;
         }
-        if (S->check_reason & CHECK_NODES) {
-            if (S->progress != NULL && (S->nodes & (PROGRESS_EVERY - 1)) == 0) {
+        if (r->check_reason & CHECK_NODES) {
+            if (S->progress != NULL) {
                 if (sync_stats(S) < 0)
                     goto fail;
                 PyObject *res = PyObject_CallOneArg(S->progress, S->stats ? S->stats : Py_None);
@@ -893,21 +1111,26 @@ drive(SearchObject *S)
             }
             if (PyErr_CheckSignals() < 0)
                 goto fail;
+            if (S->deadline > 0 && monotonic_seconds() > S->deadline) {
+                S->busy = 0;
+                S->status = ST_TIMEOUT;
+                return sync_stats(S) < 0 ? -1 : R_BUDGET;
+            }
         }
     }
     S->busy = 0;
-    if (r == R_BROKEN) {
+    if (why == R_BROKEN) {
         S->status = ST_FAILED;
         PyErr_SetString(PyExc_RuntimeError, "dlx._core: inconsistent links (a bug)");
         sync_stats_keeping_error(S);
         return -1;
     }
-    S->status = r == R_SOLUTION ? ST_PAUSED : r == R_DONE ? ST_DONE : ST_BUDGET;
+    S->status = why == R_SOLUTION ? ST_PAUSED : why == R_DONE ? ST_DONE : ST_BUDGET;
     if (sync_stats(S) < 0) {
         S->status = ST_FAILED;
         return -1;
     }
-    return r;
+    return why;
 fail:
     S->busy = 0;
     S->status = ST_FAILED;
@@ -923,7 +1146,7 @@ labels_of(SearchObject *S, const int *xs, int n)
     if (out == NULL)
         return NULL;
     for (int k = 0; k < n; k++) {
-        int o = S->OPT[IDX(xs[k])];
+        int o = S->run.OPT[IDX(xs[k])];
         if (o < 0 || o >= n_labels) {
             Py_DECREF(out);
             PyErr_SetString(PyExc_RuntimeError, "dlx._core: option without a label");
@@ -960,21 +1183,45 @@ read_doubles(PyObject *seq, const char *name, Py_ssize_t n, double *out)
     return 0;
 }
 
+/* Branch and bound: per option weights, and per node its option's ratio. */
+static int
+read_bound(SearchObject *S, PyObject *weights, PyObject *ratios)
+{
+    const TableObject *t = S->table;
+    int n_opt = t->n_options, M = t->M;
+    S->dblock = (double *)PyMem_Malloc(((size_t)n_opt * 2 + (size_t)M + 1) * sizeof(double));
+    if (S->dblock == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    double *weight = S->dblock, *per_option = weight + n_opt, *ratio = per_option + n_opt;
+    if (read_doubles(weights, "weights", n_opt, weight) < 0 ||
+        read_doubles(ratios, "ratios", n_opt, per_option) < 0)
+        return -1;
+    for (int q = 0; q < M; q++)
+        ratio[q] = t->OPT[q] >= 0 ? per_option[t->OPT[q]] : 0.0;
+    S->run.weight = weight;
+    S->run.ratio = ratio;
+    return 0;
+}
+
 static PyObject *
 Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"table", "labels", "mode", "max_nodes", "limit", "heuristic",
-                             "progress", "stats", "weights", "ratios", "integral", NULL};
+                             "progress", "stats", "weights", "ratios", "integral", "forced",
+                             "timeout", NULL};
     TableObject *t;
     PyObject *labels, *progress = Py_None, *stats = Py_None, *weights = Py_None,
-             *ratios = Py_None;
+             *ratios = Py_None, *forced = NULL;
     const char *mode_name;
     long long max_nodes = -1, limit = -1;
     int heuristic = 0, integral = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOp:Search", kwlist,
+    double timeout = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOd:Search", kwlist,
                                      &Table_Type, &t, &labels, &mode_name, &max_nodes, &limit,
                                      &heuristic, &progress, &stats, &weights, &ratios,
-                                     &integral))
+                                     &integral, &forced, &timeout))
         return NULL;
     int mode;
     if (strcmp(mode_name, "count") == 0)
@@ -1008,9 +1255,15 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "labels: one per option needed");
         return NULL;
     }
+    int *f = NULL, n_forced = 0;
+    if (forced != NULL && forced != Py_None && read_forced(t, forced, &f, &n_forced) < 0) {
+        Py_DECREF(label_tuple);
+        return NULL;
+    }
     SearchObject *S = (SearchObject *)type->tp_alloc(type, 0);
     if (S == NULL) {
         Py_DECREF(label_tuple);
+        PyMem_Free(f);
         return NULL;
     }
     S->labels = label_tuple;
@@ -1024,120 +1277,28 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_INCREF(stats);
         S->stats = stats;
     }
-    int N = t->N, N1 = t->N1, M = t->M;
-    S->N1 = N1;
-    S->N = N;
-    S->colored = t->colored;
-    S->mode = mode;
-    S->heuristic = heuristic;
-    S->integral = integral;
-    S->OPT = t->OPT;
-    if (M > (INT_MAX >> NODE_SHIFT)) {
-        Py_DECREF(S);
-        PyErr_SetString(PyExc_MemoryError, "dlx._core: too many nodes for one search");
-        return NULL;
-    }
-    size_t option_nodes = 0;
-    for (int k = N + 1; k < M; k++)
-        option_nodes += t->TOP[k] > 0;
-    size_t total = 2 * (size_t)(N + 2) + 2 * (size_t)M + 2 * (size_t)(N1 + 1);
-    total += total & 1;    /* keep the long long profile 8-byte aligned */
-    size_t profile_bytes = (size_t)(N1 + 2) * sizeof(long long);
-    S->block = (int *)PyMem_Malloc(total * sizeof(int) + profile_bytes);
-    S->nd = (Node *)PyMem_Malloc((size_t)M * sizeof(Node));
-    S->W = (int *)PyMem_Malloc((2 * option_nodes + 1) * sizeof(int));
-    if (S->block == NULL || S->nd == NULL || S->W == NULL) {
+    Run *r = &S->run;
+    if (run_alloc(r, t, mode == MODE_BEST) < 0) {
+        PyMem_Free(f);
         Py_DECREF(S);
         return PyErr_NoMemory();
     }
-    S->LL = S->block;
-    S->RL = S->LL + (N + 2);
-    S->COL = S->RL + (N + 2);
-    int *scratch = S->COL + M;
-    S->x = scratch + M;
-    S->best_x = S->x + (N1 + 1);
-    S->profile = (long long *)(S->block + total);
-    memcpy(S->LL, t->LL, (size_t)(N + 2) * sizeof(int));
-    memcpy(S->RL, t->RL, (size_t)(N + 2) * sizeof(int));
-    for (int k = 0; k < M; k++) {
-        S->nd[k].u = OFF(t->U[k]);
-        S->nd[k].d = OFF(t->D[k]);
-        S->nd[k].t = OFF(t->TOP[k]);
-        S->nd[k].s = 0;
+    r->mode = mode;
+    r->heuristic = heuristic;
+    r->integral = integral;
+    if (mode == MODE_BEST && read_bound(S, weights, ratios) < 0) {
+        PyMem_Free(f);
+        Py_DECREF(S);
+        return NULL;
     }
-    for (int k = 1; k <= N; k++)
-        S->nd[k].s = t->LEN[k] + (k > N1 ? SECONDARY_BIAS : 0);
-    memcpy(S->COL, t->COL, (size_t)M * sizeof(int));
-    /* W: the walk 0, 16, ..., 16(L-1), twice, once for each option length L
-       that occurs; each option node points just after its own entry (see hide). */
-    {
-        int *at = scratch;     /* at[L]: where the walk of options of length L starts in W */
-        for (int k = 0; k < M; k++)
-            at[k] = -1;
-        for (int k = N + 2, w = 0; k < M; k++) {
-            if (t->TOP[k] <= 0)
-                continue;
-            int f = k, len = 0;
-            while (t->TOP[f + len] > 0)
-                len++;
-            if (at[len] < 0) {
-                at[len] = w;
-                for (int j = 0; j < len; j++)
-                    S->W[w + j] = S->W[w + len + j] = OFF(j);
-                w += 2 * len;
-            }
-            for (int j = 0; j < len; j++)
-                S->nd[f + j].s = at[len] + j + 1;
-            k = f + len;       /* the spacer after the option */
-        }
-    }
-    memset(S->x, 0, (size_t)(N1 + 1) * sizeof(int));
-    S->zeros = 0;
-    for (int k = 1; k <= N1; k++)
-        if (t->LEN[k] == 0)
-            S->zeros++;
-    S->profile[0] = 1;
-    S->plen = 1;
-    S->nodes = 1;
-    S->updates = 0;
-    S->solutions = 0;
-    S->budget = max_nodes < 1 ? -1 : max_nodes;
-    S->limit = limit < 1 ? -1 : limit;
-    S->best_score = -INFINITY;
-    S->resume = RESUME_ENTER;
+    if (!place_forced(r, f, n_forced))
+        S->clash = 1;
+    PyMem_Free(f);
+    run_start(r);
+    r->budget = max_nodes < 1 ? -1 : max_nodes;
+    r->limit = limit < 1 ? -1 : limit;
+    S->deadline = timeout > 0 ? monotonic_seconds() + timeout : 0.0;
     S->status = ST_READY;
-    if (mode == MODE_BEST) {
-        int n_opt = t->n_options;
-        S->bb = 1;
-        S->dblock = (double *)PyMem_Malloc(((size_t)(N1 + 2) + (size_t)M + (size_t)n_opt + 1)
-                                           * sizeof(double));
-        if (S->dblock == NULL) {
-            Py_DECREF(S);
-            return PyErr_NoMemory();
-        }
-        S->score = S->dblock;
-        S->ratio = S->score + (N1 + 2);
-        S->weight = S->ratio + M;
-        memset(S->score, 0, (size_t)(N1 + 2) * sizeof(double));
-        if (read_doubles(weights, "weights", n_opt, S->weight) < 0) {
-            Py_DECREF(S);
-            return NULL;
-        }
-        /* ratios are per option; spread them over the nodes */
-        double *per_option = (double *)PyMem_Malloc(((size_t)n_opt + 1) * sizeof(double));
-        if (per_option == NULL) {
-            Py_DECREF(S);
-            return PyErr_NoMemory();
-        }
-        if (read_doubles(ratios, "ratios", n_opt, per_option) < 0) {
-            PyMem_Free(per_option);
-            Py_DECREF(S);
-            return NULL;
-        }
-        for (int q = 0; q < M; q++)
-            S->ratio[q] = t->OPT[q] >= 0 ? per_option[t->OPT[q]] : 0.0;
-        PyMem_Free(per_option);
-    }
     return (PyObject *)S;
 }
 
@@ -1165,9 +1326,7 @@ Search_dealloc(SearchObject *S)
     PyObject_GC_UnTrack(S);
     Search_clear(S);
     Py_XDECREF(S->table);
-    PyMem_Free(S->block);
-    PyMem_Free(S->nd);
-    PyMem_Free(S->W);
+    PyMem_Free(S->run.block);
     PyMem_Free(S->dblock);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
@@ -1175,7 +1334,7 @@ Search_dealloc(SearchObject *S)
 static int
 need_mode(SearchObject *S, int mode, const char *what)
 {
-    if (S->mode != mode) {
+    if (S->run.mode != mode) {
         PyErr_Format(PyExc_RuntimeError, "%s() needs a search made with mode=%s", what,
                      mode == MODE_COUNT ? "'count'" : mode == MODE_SOLUTIONS ? "'solutions'"
                                                                                : "'best'");
@@ -1184,18 +1343,24 @@ need_mode(SearchObject *S, int mode, const char *what)
     return 0;
 }
 
+static int
+is_over(SearchObject *S)
+{
+    return S->status == ST_DONE || S->status == ST_BUDGET || S->status == ST_TIMEOUT;
+}
+
 static PyObject *
 Search_next(SearchObject *S, PyObject *unused)
 {
     if (need_mode(S, MODE_SOLUTIONS, "next") < 0)
         return NULL;
-    if (S->status == ST_DONE || S->status == ST_BUDGET)
+    if (is_over(S))
         Py_RETURN_NONE;
-    int r = drive(S);
-    if (r < 0)
+    int why = drive(S);
+    if (why < 0)
         return NULL;
-    if (r == R_SOLUTION)
-        return labels_of(S, S->x, S->level);
+    if (why == R_SOLUTION)
+        return labels_of(S, S->run.x, S->run.level);
     Py_RETURN_NONE;
 }
 
@@ -1204,9 +1369,9 @@ Search_count(SearchObject *S, PyObject *unused)
 {
     if (need_mode(S, MODE_COUNT, "count") < 0)
         return NULL;
-    if (S->status != ST_DONE && S->status != ST_BUDGET && drive(S) < 0)
+    if (!is_over(S) && drive(S) < 0)
         return NULL;
-    return PyLong_FromLongLong(S->solutions);
+    return PyLong_FromLongLong(S->run.solutions);
 }
 
 static PyObject *
@@ -1214,39 +1379,39 @@ Search_best(SearchObject *S, PyObject *unused)
 {
     if (need_mode(S, MODE_BEST, "best") < 0)
         return NULL;
-    if (S->status != ST_DONE && S->status != ST_BUDGET && drive(S) < 0)
+    if (!is_over(S) && drive(S) < 0)
         return NULL;
-    if (!S->have_best)
+    if (!S->run.have_best)
         Py_RETURN_NONE;
-    PyObject *sol = labels_of(S, S->best_x, S->best_len);
+    PyObject *sol = labels_of(S, S->run.best_x, S->run.best_len);
     if (sol == NULL)
         return NULL;
-    return Py_BuildValue("(dN)", S->best_score, sol);
+    return Py_BuildValue("(dN)", S->run.best_score, sol);
 }
 
 static PyObject *
 Search_get_status(SearchObject *S, void *closure)
 {
-    static const char *names[] = {"ready", "paused", "done", "budget", "failed"};
+    static const char *names[] = {"ready", "paused", "done", "budget", "timeout", "failed"};
     return PyUnicode_FromString(names[S->status]);
 }
 
 static PyObject *
 Search_get_nodes(SearchObject *S, void *closure)
 {
-    return PyLong_FromLongLong(S->nodes);
+    return PyLong_FromLongLong(S->clash ? 0 : S->run.nodes);
 }
 
 static PyObject *
 Search_get_updates(SearchObject *S, void *closure)
 {
-    return PyLong_FromLongLong(S->updates);
+    return PyLong_FromLongLong(S->run.updates);
 }
 
 static PyObject *
 Search_get_solutions(SearchObject *S, void *closure)
 {
-    return PyLong_FromLongLong(S->solutions);
+    return PyLong_FromLongLong(S->run.solutions);
 }
 
 static PyMethodDef Search_methods[] = {
@@ -1261,7 +1426,7 @@ static PyMethodDef Search_methods[] = {
 
 static PyGetSetDef Search_getset[] = {
     {"status", (getter)Search_get_status, NULL,
-     "'ready', 'paused' (at a solution), 'done', 'budget' or 'failed'", NULL},
+     "'ready', 'paused' (at a solution), 'done', 'budget', 'timeout' or 'failed'", NULL},
     {"nodes", (getter)Search_get_nodes, NULL, "nodes visited so far", NULL},
     {"updates", (getter)Search_get_updates, NULL, "link updates so far", NULL},
     {"solutions", (getter)Search_get_solutions, NULL, "solutions reached so far", NULL},
@@ -1275,8 +1440,10 @@ static PyTypeObject Search_Type = {
     .tp_dealloc = (destructor)Search_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Search(table, labels, mode, *, max_nodes=-1, limit=-1, heuristic=0,\n"
-              "       progress=None, stats=None, weights=None, ratios=None, integral=False)\n\n"
-              "One search over its own copy of a Table: mode 'count', 'solutions' or 'best'.",
+              "       progress=None, stats=None, weights=None, ratios=None, integral=False,\n"
+              "       forced=None, timeout=-1.0)\n\n"
+              "One search over its own copy of a Table: mode 'count', 'solutions' or 'best';\n"
+              "forced: nodes of options chosen first (a clash: no solution).",
     .tp_traverse = (traverseproc)Search_traverse,
     .tp_clear = (inquiry)Search_clear,
     .tp_new = Search_new,
@@ -1284,544 +1451,206 @@ static PyTypeObject Search_Type = {
     .tp_getset = Search_getset,
 };
 
-/* ------------------------------------------------------------ grid batches */
+/* ---------------------------------------------------------------- batches */
 
-/* The Sudoku fast path: many puzzles of one shape on one matrix.
- *
- * A GridTable is the Table of the full matrix of a grid shape (one option per
- * (cell, digit), every item of the shape), plus which option is which.  Its
- * batch() takes a blob of puzzles (one byte per cell, 0 for a blank) and, on one
- * set of working arrays for the whole batch, for each puzzle:
- *
- *   1. chooses the option of every given, in cell order, by covering each of its
- *      items (X4 + X5 without counting a node).  A given whose option is already
- *      gone (one of its items was covered by an earlier given: the two share a
- *      unit and digit) makes the puzzle "contradictory": exactly the puzzles whose
- *      givens put a digit twice in one unit;
- *   2. runs the search of run_core (MRV, the same zero-length lookahead) on what is
- *      left, up to `limit` solutions, writing the digits of the first one;
- *   3. undoes everything (the search's levels, then the givens in reverse), so the
- *      arrays are ready for the next puzzle.
- *
- * What is left after step 1 is exactly the problem that problems.sudoku.encode
- * builds (it drops the options that conflict with a given, and keeps the given's
- * own option, whose items then have that option alone), with the options and
- * items in the same relative order.  So the search meets the same solutions in
- * the same order.  It also reports the same node counts as dlx.count on
- * encode(puzzle): there, a given's option is a forced choice (its items have
- * length 1 and choosing it changes no other length), which MRV takes as soon as
- * its cell item is the first item of minimum length.  Cell items come first, in
- * cell order, so on every path the givens placed so far are those of the first
- * cells: at a node where MRV picks cell item j of length 1, the pure search has
- * first placed the givens of cells before j; anywhere else (length >= 2, a unit
- * item, or a solution) it has first placed all of them.  batch() counts those
- * placements as nodes (gp[level] = givens placed on the path), budget included.
- */
+enum { BATCH_DONE, BATCH_CLASH, BATCH_BUDGET };
 
-typedef struct {
-    PyObject_HEAD
-    TableObject *table;
-    int n, ncells;
-    int *first;         /* first[cell * n + digit - 1] = first node of that option */
-    int *opt_cell;      /* per option: its cell and digit */
-    int *opt_digit;
-} GridTableObject;
-
-static PyTypeObject GridTable_Type;
-
-/* The working arrays of one batch (no Python objects: used without the GIL). */
-typedef struct {
-    int *U, *D, *LEN, *LL, *RL;
-    const int *TOP;
-    int N1, zeros;
-} Dance;
-
-/* Hide option p: 7.2.2.1-(13), no colours. */
-static inline void
-dance_hide(Dance *S, int p)
-{
-    int *U = S->U, *D = S->D, *LEN = S->LEN;
-    const int *TOP = S->TOP;
-    int q = p + 1;
-    while (q != p) {
-        int t = TOP[q];
-        if (t <= 0) {
-            q = U[q];
-            continue;
-        }
-        int u = U[q], d = D[q];
-        D[u] = d;
-        U[d] = u;
-        if (--LEN[t] == 0 && t <= S->N1)
-            S->zeros++;
-        q++;
-    }
-}
-
-static inline void
-dance_unhide(Dance *S, int p)
-{
-    int *U = S->U, *D = S->D, *LEN = S->LEN;
-    const int *TOP = S->TOP;
-    int q = p - 1;
-    while (q != p) {
-        int t = TOP[q];
-        if (t <= 0) {
-            q = D[q];
-            continue;
-        }
-        int u = U[q], d = D[q];
-        D[u] = q;
-        U[d] = q;
-        if (LEN[t]++ == 0 && t <= S->N1)
-            S->zeros--;
-        q--;
-    }
-}
-
-/* Cover item i (7.2.2.1-(12)). */
-static inline void
-dance_cover(Dance *S, int i)
-{
-    int *D = S->D, *LL = S->LL, *RL = S->RL;
-    for (int p = D[i]; p != i; p = D[p])
-        dance_hide(S, p);
-    int l = LL[i], r = RL[i];
-    RL[l] = r;
-    LL[r] = l;
-    if (S->LEN[i] == 0 && i <= S->N1)
-        S->zeros--;
-}
-
-/* Uncover item i (7.2.2.1-(14)). */
-static inline void
-dance_uncover(Dance *S, int i)
-{
-    int *U = S->U, *LL = S->LL, *RL = S->RL;
-    int l = LL[i], r = RL[i];
-    RL[l] = i;
-    LL[r] = i;
-    if (S->LEN[i] == 0 && i <= S->N1)
-        S->zeros++;
-    for (int p = U[i]; p != i; p = U[p])
-        dance_unhide(S, p);
-}
-
-/* Cover the other items of option x_l, left to right (X5), and undo that (X6). */
-static inline void
-dance_commit(Dance *S, int xl)
-{
-    const int *TOP = S->TOP;
-    int q = xl + 1;
-    while (q != xl) {
-        if (TOP[q] <= 0) {
-            q = S->U[q];
-            continue;
-        }
-        dance_cover(S, TOP[q]);
-        q++;
-    }
-}
-
-static inline void
-dance_uncommit(Dance *S, int xl)
-{
-    const int *TOP = S->TOP;
-    int q = xl - 1;
-    while (q != xl) {
-        if (TOP[q] <= 0) {
-            q = S->D[q];
-            continue;
-        }
-        dance_uncover(S, TOP[q]);
-        q--;
-    }
-}
-
-static double
-monotonic_seconds(void)
-{
-#if defined(CLOCK_MONOTONIC)
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-#else
-    return (double)clock() / CLOCKS_PER_SEC;
-#endif
-}
-
+/* Table.batch(forced_sets, limit=1, max_nodes=-1): search the problem under each
+   set of forced options, on one copy of the links, without the GIL.  For each
+   set: place the forced options (a clash: nothing searched), count the solutions
+   up to `limit` keeping the first, then undo everything.  Answers, node counts
+   and budgets are those of Search(..., mode="count", forced=set). */
 static PyObject *
-GridTable_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"table", "n", "option_cells", "option_digits", NULL};
-    TableObject *t;
-    int n;
-    PyObject *cells, *digits;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iOO:GridTable", kwlist, &Table_Type, &t,
-                                     &n, &cells, &digits))
-        return NULL;
-    if (n < 1 || n > 255) {
-        PyErr_SetString(PyExc_ValueError, "GridTable: n must be 1..255");
-        return NULL;
-    }
-    int ncells = n * n;
-    if (t->colored || t->N1 < ncells || t->n_options != ncells * n) {
-        PyErr_SetString(PyExc_ValueError, "GridTable: the table must have one option per"
-                        " (cell, digit), cell items first, and no colours");
-        return NULL;
-    }
-    GridTableObject *g = (GridTableObject *)type->tp_alloc(type, 0);
-    if (g == NULL)
-        return NULL;
-    Py_INCREF(t);
-    g->table = t;
-    g->n = n;
-    g->ncells = ncells;
-    int n_opt = t->n_options;
-    g->first = (int *)PyMem_Malloc(3 * (size_t)n_opt * sizeof(int));
-    if (g->first == NULL) {
-        Py_DECREF(g);
-        return PyErr_NoMemory();
-    }
-    g->opt_cell = g->first + n_opt;
-    g->opt_digit = g->opt_cell + n_opt;
-    if (read_ints(cells, "option_cells", n_opt, 0, ncells - 1, g->opt_cell) < 0 ||
-        read_ints(digits, "option_digits", n_opt, 1, n, g->opt_digit) < 0) {
-        Py_DECREF(g);
-        return NULL;
-    }
-    for (int k = 0; k < n_opt; k++)
-        g->first[k] = -1;
-    /* first node of each option; each (cell, digit) once; the cell item first */
-    int N = t->N;
-    for (int x = N + 2; x < t->M; x++) {
-        if (t->TOP[x] <= 0 || t->TOP[x - 1] > 0)
-            continue;
-        int o = t->OPT[x];
-        int c = g->opt_cell[o], d = g->opt_digit[o];
-        int slot = c * n + d - 1;
-        if (g->first[slot] != -1 || t->TOP[x] != c + 1) {
-            PyErr_SetString(PyExc_ValueError, "GridTable: every (cell, digit) needs one option,"
-                            " whose first item is its cell's item (cell + 1)");
-            Py_DECREF(g);
-            return NULL;
-        }
-        g->first[slot] = x;
-    }
-    return (PyObject *)g;
-}
-
-static void
-GridTable_dealloc(GridTableObject *g)
-{
-    Py_XDECREF(g->table);
-    PyMem_Free(g->first);
-    Py_TYPE(g)->tp_free((PyObject *)g);
-}
-
-enum { B_DONE, B_LIMIT, B_BUDGET, B_BROKEN };
-#define GRID_CLASH (-1)
-#define GRID_BUDGET (-2)
-#define GRID_CHECK_EVERY 8192     /* work units (nodes; 16 per puzzle) between signal checks */
-
-static PyObject *
-GridTable_batch(GridTableObject *g, PyObject *args, PyObject *kwds)
-{
-    static char *kwlist[] = {"puzzles", "limit", "max_nodes", NULL};
-    PyObject *blob;
+    static char *kwlist[] = {"forced_sets", "limit", "max_nodes", NULL};
+    PyObject *sets;
     long long limit = 1, max_nodes = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|LL:batch", kwlist, &PyBytes_Type, &blob,
-                                     &limit, &max_nodes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|LL:batch", kwlist, &sets, &limit,
+                                     &max_nodes))
         return NULL;
-    TableObject *t = g->table;
-    const int n = g->n, ncells = g->ncells, N = t->N, M = t->M, N1 = t->N1;
-    const Py_ssize_t size = PyBytes_GET_SIZE(blob);
-    const unsigned char *puz = (const unsigned char *)PyBytes_AS_STRING(blob);
-    if (size % ncells != 0) {
-        PyErr_Format(PyExc_ValueError, "batch: %zd bytes is not a whole number of %d-cell"
-                     " puzzles", size, ncells);
+    PyObject *fast = PySequence_Fast(sets, "forced_sets must be a sequence of sequences");
+    if (fast == NULL)
         return NULL;
-    }
-    const Py_ssize_t count = size / ncells;
-    for (Py_ssize_t k = 0; k < size; k++) {
-        if (puz[k] > n) {
-            PyErr_Format(PyExc_ValueError, "batch: puzzle %zd, cell %zd: value %d is not 0..%d",
-                         k / ncells, k % ncells, (int)puz[k], n);
-            return NULL;
-        }
-    }
-    if (limit < 1)
-        limit = -1;
-    const long long budget = max_nodes < 1 ? -1 : max_nodes;
-
-    PyObject *sol = PyBytes_FromStringAndSize(NULL, size);
-    long long *counts = PyMem_Malloc(((size_t)count + 1) * 2 * sizeof(long long));
-    double *secs = PyMem_Malloc(((size_t)count + 1) * sizeof(double));
-    size_t ints = 3 * (size_t)(N + 2) + 2 * (size_t)M + 2 * (size_t)(N1 + 2)
-                  + 2 * (size_t)(ncells + 1);
-    int *block = PyMem_Malloc(ints * sizeof(int));
-    if (sol == NULL || counts == NULL || secs == NULL || block == NULL) {
-        Py_XDECREF(sol);
-        PyMem_Free(counts);
-        PyMem_Free(secs);
-        PyMem_Free(block);
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    /* every forced set's nodes, end to end; start[k] is where set k begins */
+    Py_ssize_t *start = (Py_ssize_t *)PyMem_Malloc(((size_t)count + 1) * sizeof(Py_ssize_t));
+    int *all = NULL;
+    size_t used = 0, room = 0;
+    if (start == NULL) {
+        Py_DECREF(fast);
         return PyErr_NoMemory();
     }
-    long long *nodes_of = counts + count + 1;
-    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(sol);
-    Dance S;
-    S.LL = block;
-    S.RL = S.LL + (N + 2);
-    S.LEN = S.RL + (N + 2);
-    S.U = S.LEN + (N + 2);
-    S.D = S.U + M;
-    int *x = S.D + M;               /* x[level]: node tried at that level */
-    int *gp = x + (N1 + 2);         /* gp[level]: givens placed on the path (node counts) */
-    int *givens = gp + (N1 + 2);    /* the given cells, in order */
-    int *less = givens + (ncells + 1);   /* less[c]: givens in cells before c */
-    memcpy(S.LL, t->LL, (size_t)(N + 2) * sizeof(int));
-    memcpy(S.RL, t->RL, (size_t)(N + 2) * sizeof(int));
-    memcpy(S.LEN, t->LEN, (size_t)(N + 2) * sizeof(int));
-    memcpy(S.U, t->U, (size_t)M * sizeof(int));
-    memcpy(S.D, t->D, (size_t)M * sizeof(int));
-    S.TOP = t->TOP;
-    S.N1 = N1;
-    S.zeros = 0;
-    for (int k = 1; k <= N1; k++)
-        if (S.LEN[k] == 0)
-            S.zeros++;
-    const int zeros0 = S.zeros;
-    const int *TOP = t->TOP, *OPT = t->OPT, *first = g->first;
-    int *RL = S.RL, *LL = S.LL, *D = S.D, *LEN = S.LEN;
-    const int check = is_main_thread();
-    long long work = 0, next_check = GRID_CHECK_EVERY;
-    int broken = 0, interrupted = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        int *f, n;
+        start[k] = (Py_ssize_t)used;
+        if (read_forced(t, PySequence_Fast_GET_ITEM(fast, k), &f, &n) < 0)
+            goto fail_input;
+        if (used + (size_t)n > room) {
+            size_t want = 2 * (used + (size_t)n) + 64;
+            int *grown = (int *)PyMem_Realloc(all, want * sizeof(int));
+            if (grown == NULL) {
+                PyMem_Free(f);
+                PyErr_NoMemory();
+                goto fail_input;
+            }
+            all = grown;
+            room = want;
+        }
+        if (n)
+            memcpy(all + used, f, (size_t)n * sizeof(int));
+        used += (size_t)n;
+        PyMem_Free(f);
+    }
+    start[count] = (Py_ssize_t)used;
+    Py_DECREF(fast);
 
+    Run run, *r = &run;
+    long long *found = (long long *)PyMem_Malloc(((size_t)count + 1) * 2 * sizeof(long long));
+    double *secs = (double *)PyMem_Malloc(((size_t)count + 1) * sizeof(double));
+    int *status = (int *)PyMem_Malloc(((size_t)count + 1) * sizeof(int));
+    int *firsts = (int *)PyMem_Malloc(((size_t)count * ((size_t)t->N1 + 1) + 1) * sizeof(int));
+    int *first_len = (int *)PyMem_Malloc(((size_t)count + 1) * sizeof(int));
+    if (found == NULL || firsts == NULL || first_len == NULL || secs == NULL || status == NULL
+        || run_alloc(r, t, 0) < 0) {
+        PyMem_Free(found);
+        PyMem_Free(secs);
+        PyMem_Free(status);
+        PyMem_Free(firsts);
+        PyMem_Free(first_len);
+        PyMem_Free(start);
+        PyMem_Free(all);
+        return PyErr_NoMemory();
+    }
+    long long *nodes_of = found + count + 1;
+    r->mode = MODE_COUNT;
+    r->keep_first = 1;
+    int broken = 0, interrupted = 0;
     PyThreadState *ts = PyEval_SaveThread();
-    for (Py_ssize_t p = 0; p < count && !broken && !interrupted; p++) {
-        double start = monotonic_seconds();
-        const unsigned char *v = puz + p * ncells;
-        unsigned char *o = out + p * ncells;
-        memcpy(o, v, (size_t)ncells);
-        int G = 0;
-        for (int c = 0; c < ncells; c++) {
-            less[c] = G;
-            if (v[c])
-                givens[G++] = c;
+    for (Py_ssize_t k = 0; k < count && !broken && !interrupted; k++) {
+        int *first = firsts + k * ((size_t)t->N1 + 1);
+        double began = monotonic_seconds();
+        first_len[k] = -1;
+        if (!place_forced(r, all + start[k], (int)(start[k + 1] - start[k]))) {
+            found[k] = nodes_of[k] = 0;
+            status[k] = BATCH_CLASH;
+            secs[k] = monotonic_seconds() - began;
+            continue;
         }
-        /* 1. the givens */
-        int placed = 0, clash = 0;
-        for (; placed < G; placed++) {
-            int c = givens[placed];
-            int f = first[c * n + v[c] - 1];
-            for (int q = f; TOP[q] > 0; q++) {
-                int i = TOP[q];
-                if (RL[LL[i]] != i) {   /* item i was covered by an earlier given */
-                    clash = 1;
-                    break;
-                }
-            }
-            if (clash)
+        run_start(r);
+        r->budget = max_nodes < 1 ? -1 : max_nodes;
+        r->limit = limit < 1 ? -1 : limit;
+        r->pause_at = LLONG_MAX;
+        int why;
+        for (;;) {
+            why = run_core(r);
+            if (why != R_CHECK)
                 break;
-            for (int q = f; TOP[q] > 0; q++)
-                dance_cover(&S, TOP[q]);
-        }
-        long long nodes = 1, solutions = 0;
-        int level = 0, i = 0, why = B_DONE;
-        if (clash) {
-            nodes = 0;
-            goto undo_givens;
-        }
-        /* 2. the search: run_core's loop, without colours, pauses or bounds */
-        gp[0] = 0;
-enter:
-        /* X2: enter level `level` */
-        if (RL[0] == 0) {
-            int extra = G - gp[level];
-            if (budget >= 0 && nodes + extra > budget) {
-                nodes = budget;         /* placed givens up to the budget */
-                why = B_BUDGET;
-                goto unwind;
-            }
-            nodes += extra;
-            if (++solutions == 1) {
-                for (int l = 0; l < level; l++) {
-                    int op = OPT[x[l]];
-                    o[g->opt_cell[op]] = (unsigned char)g->opt_digit[op];
-                }
-            }
-            if (solutions == limit) {
-                why = B_LIMIT;
-                goto unwind;
-            }
-            goto leave;
-        }
-        /* X3: choose an item i (MRV); a primary item with no option: dead end */
-        if (S.zeros > 0)
-            goto leave;
-        if (level >= N1) {          /* impossible for a valid table */
-            broken = 1;
-            goto unwind;
-        }
-        i = choose_mrv(RL, LEN);
-        {
-            int want = (LEN[i] == 1 && i <= ncells) ? less[i - 1] : G;
-            int have = gp[level];
-            if (want > have) {
-                if (budget >= 0 && nodes + (want - have) > budget) {
-                    nodes = budget;     /* placed givens up to the budget */
-                    why = B_BUDGET;
-                    goto unwind;
-                }
-                nodes += want - have;
-                have = want;
-            }
-            gp[level + 1] = have;
-        }
-        /* X4: cover i */
-        dance_cover(&S, i);
-        x[level] = D[i];
-        goto try_;
-leave:
-        /* X8: leave level `level` */
-        if (level == 0)
-            goto undo_givens;
-        level--;
-        /* X6: try again */
-        dance_uncommit(&S, x[level]);
-        i = TOP[x[level]];
-        x[level] = D[x[level]];
-try_:
-        if (x[level] == i) {
-            /* X7: backtrack */
-            dance_uncover(&S, i);
-            goto leave;
-        }
-        /* X5: try x_l */
-        if (nodes == budget) {
-            why = B_BUDGET;
-            dance_uncover(&S, i);
-            goto unwind;
-        }
-        nodes++;
-        if (check && ++work >= next_check) {
-            next_check = work + GRID_CHECK_EVERY;
             PyEval_RestoreThread(ts);
             if (PyErr_CheckSignals() < 0)
                 interrupted = 1;
             ts = PyEval_SaveThread();
             if (interrupted)
-                break;      /* the arrays are ours: no need to undo */
+                break;
         }
-        dance_commit(&S, x[level]);
-        level++;
-        goto enter;
-unwind:
-        /* stopped inside the tree: undo the levels below, as X6 + X7 would */
-        while (level > 0) {
-            level--;
-            dance_uncommit(&S, x[level]);
-            dance_uncover(&S, TOP[x[level]]);
-        }
-undo_givens:
-        /* 3. undo the givens, last first */
-        while (placed > 0) {
-            placed--;
-            int c = givens[placed];
-            int f = first[c * n + v[c] - 1], q = f;
-            while (TOP[q + 1] > 0)
-                q++;
-            for (; q >= f; q--)
-                dance_uncover(&S, TOP[q]);
-        }
-        if (S.zeros != zeros0 || RL[0] != t->RL[0] || LL[0] != t->LL[0])
+        if (why == R_BROKEN)
             broken = 1;
-        counts[p] = clash ? GRID_CLASH : why == B_BUDGET ? GRID_BUDGET : solutions;
-        nodes_of[p] = nodes;
-        secs[p] = monotonic_seconds() - start;
-        work += 16;
-        if (check && work >= next_check) {
-            next_check = work + GRID_CHECK_EVERY;
-            PyEval_RestoreThread(ts);
-            if (PyErr_CheckSignals() < 0)
-                interrupted = 1;
-            ts = PyEval_SaveThread();
+        found[k] = r->solutions;
+        status[k] = why == R_BUDGET ? BATCH_BUDGET : BATCH_DONE;
+        nodes_of[k] = r->nodes;
+        if (r->solutions > 0) {
+            first_len[k] = r->best_len;
+            memcpy(first, r->best_x, (size_t)r->best_len * sizeof(int));
         }
+        unwind(r);
+        if (r->zeros != t->zeros || r->RL[0] != t->RL[0] || r->LL[0] != t->LL[0])
+            broken = 1;
+        secs[k] = monotonic_seconds() - began;
     }
     PyEval_RestoreThread(ts);
-    PyObject *result = NULL, *lc = NULL, *ln = NULL, *ls = NULL;
+    PyObject *result = NULL;
     if (interrupted)
         goto done;
     if (broken) {
         PyErr_SetString(PyExc_RuntimeError, "dlx._core: inconsistent links (a bug)");
         goto done;
     }
-    lc = PyList_New(count);
-    ln = PyList_New(count);
-    ls = PyList_New(count);
-    if (lc == NULL || ln == NULL || ls == NULL)
+    result = PyList_New(count);
+    if (result == NULL)
         goto done;
-    for (Py_ssize_t p = 0; p < count; p++) {
-        PyObject *a = PyLong_FromLongLong(counts[p]);
-        PyObject *b = PyLong_FromLongLong(nodes_of[p]);
-        PyObject *c = PyFloat_FromDouble(secs[p]);
-        if (a == NULL || b == NULL || c == NULL) {
-            Py_XDECREF(a);
-            Py_XDECREF(b);
-            Py_XDECREF(c);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *sol;
+        if (first_len[k] < 0) {
+            sol = Py_None;
+            Py_INCREF(sol);
+        }
+        else {
+            sol = options_of(r, firsts + k * ((size_t)t->N1 + 1), first_len[k]);
+        }
+        PyObject *item = sol == NULL ? NULL : Py_BuildValue("(LLNid)", found[k], nodes_of[k],
+                                                            sol, status[k], secs[k]);
+        if (item == NULL) {
+            Py_CLEAR(result);
             goto done;
         }
-        PyList_SET_ITEM(lc, p, a);
-        PyList_SET_ITEM(ln, p, b);
-        PyList_SET_ITEM(ls, p, c);
+        PyList_SET_ITEM(result, k, item);
     }
-    result = PyTuple_Pack(4, lc, ln, sol, ls);
 done:
-    Py_XDECREF(lc);
-    Py_XDECREF(ln);
-    Py_XDECREF(ls);
-    Py_DECREF(sol);
-    PyMem_Free(counts);
+    PyMem_Free(found);
     PyMem_Free(secs);
-    PyMem_Free(block);
+    PyMem_Free(status);
+    PyMem_Free(firsts);
+    PyMem_Free(first_len);
+    PyMem_Free(start);
+    PyMem_Free(all);
+    PyMem_Free(r->block);
     return result;
+fail_input:
+    Py_DECREF(fast);
+    PyMem_Free(start);
+    PyMem_Free(all);
+    return NULL;
 }
 
 static PyObject *
-GridTable_get_n(GridTableObject *g, void *closure)
+Table_get_nodes(TableObject *t, void *closure)
 {
-    return PyLong_FromLong(g->n);
+    return PyLong_FromLong(t->M);
 }
 
-static PyMethodDef GridTable_methods[] = {
-    {"batch", (PyCFunction)(void (*)(void))GridTable_batch, METH_VARARGS | METH_KEYWORDS,
-     "batch(puzzles: bytes, limit=1, max_nodes=-1) -> (counts, nodes, solutions, seconds)\n\n"
-     "puzzles: one byte per cell (0 blank, else the digit), puzzle after puzzle.\n"
-     "counts[k]: solutions found (at most limit; limit < 1: no limit), -1 when the givens\n"
-     "clash, -2 when max_nodes ran out; nodes[k]: as dlx.count on the encoded puzzle;\n"
-     "solutions: the first solution of each puzzle (its givens when there is none);\n"
-     "seconds[k]: time spent on puzzle k."},
+static PyObject *
+Table_get_colored(TableObject *t, void *closure)
+{
+    return PyBool_FromLong(t->colored);
+}
+
+static PyMethodDef Table_methods[] = {
+    {"batch", (PyCFunction)(void (*)(void))Table_batch, METH_VARARGS | METH_KEYWORDS,
+     "batch(forced_sets, limit=1, max_nodes=-1) -> [(count, nodes, first, status, seconds)]\n\n"
+     "Search under each set of forced nodes without the GIL: count is the number of\n"
+     "solutions found up to limit, nodes the search's nodes, first the option indices of\n"
+     "the first solution or None, status 0 (done), 1 (the forced options clash) or 2\n"
+     "(the node budget ran out), seconds the time it took."},
     {NULL},
 };
 
-static PyGetSetDef GridTable_getset[] = {
-    {"n", (getter)GridTable_get_n, NULL, "digits (and rows, and columns)", NULL},
+static PyGetSetDef Table_getset[] = {
+    {"nodes", (getter)Table_get_nodes, NULL, "number of nodes (headers, spacers, options)", NULL},
+    {"colored", (getter)Table_get_colored, NULL, "True when some node has a colour", NULL},
     {NULL},
 };
 
-static PyTypeObject GridTable_Type = {
+static PyTypeObject Table_Type = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "dlx._core.GridTable",
-    .tp_basicsize = sizeof(GridTableObject),
-    .tp_dealloc = (destructor)GridTable_dealloc,
+    .tp_name = "dlx._core.Table",
+    .tp_basicsize = sizeof(TableObject),
+    .tp_dealloc = (destructor)Table_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "GridTable(table, n, option_cells, option_digits)\n\n"
-              "The full matrix of an n x n grid shape (a Table with one option per (cell,\n"
-              "digit), each starting with its cell's item, cells being items 1..n*n), for\n"
-              "solving batches of puzzles with batch().",
-    .tp_new = GridTable_new,
-    .tp_methods = GridTable_methods,
-    .tp_getset = GridTable_getset,
+    .tp_doc = "Table(N1, N, LLINK, RLINK, ULINK, DLINK, LEN, TOP, COLOR, OPT, n_options)\n\n"
+              "The validated arrays of a dlx.links.Links master table, in C.",
+    .tp_new = Table_new,
+    .tp_methods = Table_methods,
+    .tp_getset = Table_getset,
 };
 
 /* ----------------------------------------------------------------- module */
@@ -1853,21 +1682,8 @@ PyInit__core(void)
         Py_DECREF(m);
         return NULL;
     }
-    if (PyType_Ready(&GridTable_Type) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&GridTable_Type);
-    if (PyModule_AddObject(m, "GridTable", (PyObject *)&GridTable_Type) < 0) {
-        Py_DECREF(&GridTable_Type);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (PyModule_AddIntConstant(m, "MAX_NODES", INT_MAX >> NODE_SHIFT) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (PyModule_AddIntConstant(m, "PROGRESS_EVERY", PROGRESS_EVERY) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_NODES", INT_MAX / NODE) < 0 ||
+        PyModule_AddIntConstant(m, "PROGRESS_EVERY", PROGRESS_EVERY) < 0) {
         Py_DECREF(m);
         return NULL;
     }

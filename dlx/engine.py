@@ -35,21 +35,18 @@ False
 from __future__ import annotations
 
 import os
-import weakref
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 from .errors import BudgetExceeded, ExactCoverError
 from .links import Links
-from .problem import ExactCover
-from .trace import Stats
 
 try:
     from . import _core
 except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
-__all__ = ["ENGINES", "available", "active", "describe", "select", "grid_table"]
+__all__ = ["ENGINES", "available", "active", "describe", "select", "fits", "table"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
 ENGINES = ("auto", "c", "python")
@@ -117,123 +114,80 @@ def describe() -> str:
 
 # ------------------------------------------------------------------ the core's views
 
-_tables: weakref.WeakKeyDictionary[ExactCover, Any] = weakref.WeakKeyDictionary()
 
-
-def table(problem: ExactCover) -> Any:
-    """The core's copy of the master links of ``problem``, built once and cached."""
-    t = _tables.get(problem)
+def table(links: Links) -> Any:
+    """The core's copy of the master links ``links`` (static arrays, node layout and
+    option walks), built once and cached on them."""
+    t = links._shared.get("core")
     if t is None:
-        links = Links.of(problem)
         assert _core is not None
-        t = _core.Table(links.N1, links.N, links.LLINK, links.RLINK, links.ULINK, links.DLINK,
-                        links.LEN, links.TOP, links.COLOR, links.OPT, len(links.labels))
-        _tables[problem] = t
+        t = links._shared["core"] = _core.Table(
+            links.N1, links.N, links.LLINK, links.RLINK, links.ULINK, links.DLINK, links.LEN,
+            links.TOP, links.COLOR, links.OPT, len(links.labels))
     return t
 
 
-def _budget(max_nodes: int | None) -> int:
-    # Budgets and limits beyond 2**62 can never be reached: treat them as none (-1).
-    return -1 if max_nodes is None or max_nodes >= 1 << 62 else max_nodes
-
-
-def _heuristic(heuristic: object) -> int:
-    return 1 if heuristic == "first" else 0
-
-
-def supports(heuristic: object, problem: ExactCover | None = None) -> bool:
-    """True when the core implements ``heuristic`` (None, "mrv" or "first") and can
-    hold ``problem`` (the core addresses at most ``_core.MAX_NODES`` nodes, about
+def fits(links: Links) -> bool:
+    """True when the core can hold ``links`` (at most ``_core.MAX_NODES`` nodes, about
     134 million; beyond that the pure engine searches)."""
-    if not (heuristic is None or (isinstance(heuristic, str) and heuristic in ("mrv", "first"))):
-        return False
-    return problem is None or _core is None or len(Links.of(problem).TOP) <= _core.MAX_NODES
+    return _core is not None and len(links.TOP) <= _core.MAX_NODES
 
 
-def solutions(problem: ExactCover, limit: int | None, max_nodes: int | None,
-              stats: Stats | None, heuristic: object,
-              progress: Callable[[Stats], object] | None) -> Iterator[tuple[Hashable, ...]]:
-    """The core's :func:`dlx.solutions`: one solution per call into C, so it stays lazy."""
-    t = table(problem)
-    labels = Links.of(problem).labels
-    return _solutions(t, labels, limit, max_nodes, stats, heuristic, progress)
-
-
-def _solutions(t: Any, labels: list[Hashable], limit: int | None, max_nodes: int | None,
-               stats: Stats | None, heuristic: object,
-               progress: Callable[[Stats], object] | None) -> Iterator[tuple[Hashable, ...]]:
-    if stats is None:
-        stats = Stats()
+def _search(req: Any, mode: str, **extra: Any) -> Any:
+    """A core search for a view's checked request (see :mod:`dlx.views`)."""
     assert _core is not None
-    search = _core.Search(t, labels, "solutions", max_nodes=_budget(max_nodes),
-                          heuristic=_heuristic(heuristic), progress=progress, stats=stats)
-    found: list[tuple[Hashable, ...]] = []
+    limit = req.limit if mode == "count" else None
+    return _core.Search(
+        table(req.links), req.links.labels, mode,
+        max_nodes=_budget(req.max_nodes), limit=_budget(limit),
+        timeout=-1.0 if req.timeout is None else float(req.timeout),
+        heuristic=1 if req.heuristic == "first" else 0, progress=req.progress,
+        stats=req.stats, forced=req.forced, **extra)
+
+
+def _budget(n: int | None) -> int:
+    # Budgets and limits beyond 2**62 can never be reached: treat them as none (-1).
+    return -1 if n is None or n >= 1 << 62 else n
+
+
+def _out_of_budget(req: Any, search: Any, found: Any) -> BudgetExceeded:
+    if search.status == "timeout":
+        return BudgetExceeded(None, found, req.stats, timeout=req.timeout)
+    return BudgetExceeded(req.max_nodes, found, req.stats)
+
+
+def solutions(req: Any) -> Iterator[tuple[Hashable, ...]]:
+    """The core's :func:`dlx.solutions`: one solution per call into C, so it stays lazy."""
+    search = _search(req, "solutions")
     while True:
         sol = search.next()
         if sol is None:
-            if search.status == "budget":
-                raise BudgetExceeded(max_nodes, found, stats)  # type: ignore[arg-type]
+            if search.status in ("budget", "timeout"):
+                raise _out_of_budget(req, search, None)
             return
-        found.append(sol)
         yield sol
-        if limit is not None and len(found) >= limit:
-            return
 
 
-def count(problem: ExactCover, limit: int | None, max_nodes: int | None, stats: Stats | None,
-          heuristic: object, progress: Callable[[Stats], object] | None) -> int:
+def count(req: Any) -> int:
     """The core's :func:`dlx.count`."""
-    if stats is None:
-        stats = Stats()
-    assert _core is not None
-    search = _core.Search(table(problem), Links.of(problem).labels, "count",
-                          max_nodes=_budget(max_nodes), limit=_budget(limit),
-                          heuristic=_heuristic(heuristic), progress=progress, stats=stats)
+    search = _search(req, "count")
     n: int = search.count()
-    if search.status == "budget":
-        raise BudgetExceeded(max_nodes, n, stats)  # type: ignore[arg-type]
+    if search.status in ("budget", "timeout"):
+        raise _out_of_budget(req, search, n)
     return n
 
 
-def best(problem: ExactCover, weights: list[float], integral: bool, max_nodes: int | None,
-         stats: Stats | None, heuristic: object,
-         progress: Callable[[Stats], object] | None
+def best(req: Any, weights: list[float], integral: bool
          ) -> tuple[tuple[float, tuple[Hashable, ...]] | None, bool]:
-    """The core's branch and bound: ``(best so far or None, budget ran out?)``.
+    """The core's branch and bound: ``(best so far or None, budget or time ran out?)``.
 
     ``weights`` are per option index, already signed to be maximised; the ratios
-    of the generic bound are computed here exactly as :func:`dlx.search.run` does.
+    of the generic bound are those of :class:`dlx.search.Bound`.
     """
-    if stats is None:
-        stats = Stats()
-    links = Links.of(problem)
+    links = req.links
     top, n1 = links.TOP, links.N1
     ratios = [w / sum(1 for q in nodes if top[q] <= n1)
               for w, nodes in zip(weights, links.option_nodes, strict=True)]
-    assert _core is not None
-    search = _core.Search(table(problem), links.labels, "best", max_nodes=_budget(max_nodes),
-                          heuristic=_heuristic(heuristic), progress=progress, stats=stats,
-                          weights=weights, ratios=ratios, integral=integral)
+    search = _search(req, "best", weights=weights, ratios=ratios, integral=integral)
     result = search.best()
-    return result, search.status == "budget"
-
-
-def grid_table(problem: ExactCover, n: int,
-               cell_digit: Callable[[Hashable], tuple[int, int]],
-               engine: str | None = None) -> Any:
-    """A batch solver for a grid puzzle family: the core's ``_core.GridTable`` or,
-    when ``engine`` (as in :func:`select`) says the pure engine, :class:`dlx.grid.GridBatch`.
-
-    ``problem`` is the full matrix of an n x n grid: one option per (cell, digit),
-    ``cell_digit(label)`` says which (cell ``0..n*n-1``, digit ``1..n``), and each
-    option's first item is its cell's item, the cells being the first ``n*n``
-    primary items in cell order.  ``.batch(puzzles, limit, max_nodes)`` then places
-    the givens of each puzzle and searches the rest (see ``problems.sudoku.batch``);
-    both give the same answers and node counts.
-    """
-    if not select(engine):
-        from .grid import GridBatch
-        return GridBatch(problem, n, cell_digit)
-    assert _core is not None
-    pairs = [cell_digit(label) for label in Links.of(problem).labels]
-    return _core.GridTable(table(problem), n, [c for c, _ in pairs], [d for _, d in pairs])
+    return result, search.status in ("budget", "timeout")

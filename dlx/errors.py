@@ -57,15 +57,24 @@ class FormatError(ExactCoverError):
 
 
 class BudgetExceeded(Exception):
-    """The node budget ran out before the search finished: the answer is *unknown*.
+    """The node budget or the time ran out before the search finished: the answer is
+    *unknown*.
 
     ``found`` holds what the view had when it stopped (the partial count for
     ``count``, the solutions found so far for ``solutions``, the best
-    ``(score, solution)`` so far or None for ``best``), ``stats`` the search statistics.
+    ``(score, solution)`` so far or None for ``best``), ``stats`` the search
+    statistics.  ``max_nodes`` is the node budget that ran out, or None when it
+    was the ``timeout`` (seconds) that did.
     """
 
-    def __init__(self, max_nodes: int, found: Any = None, stats: Any = None) -> None:
+    def __init__(self, max_nodes: int | None, found: Any = None, stats: Any = None, *,
+                 timeout: float | None = None) -> None:
         self.max_nodes = max_nodes
+        self.timeout = timeout
         self.found = found
         self.stats = stats
-        super().__init__(f"node budget of {max_nodes} exhausted before the search finished")
+        if max_nodes is None:
+            what = f"time limit of {timeout:g} s" if timeout is not None else "budget"
+            super().__init__(f"{what} reached before the search finished")
+        else:
+            super().__init__(f"node budget of {max_nodes} exhausted before the search finished")

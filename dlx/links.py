@@ -27,7 +27,7 @@ jumping at spacers, each node also knows the tuple of nodes of its option
 (``ROW[x]``, one tuple shared by all nodes of an option, so memory stays linear).
 A ``for`` loop over that tuple is about twice as fast in CPython as Knuth's
 index arithmetic with spacer tests, and the spacers are still there for
-:meth:`Links.check` and for anyone reading the arrays.
+:meth:`Links.check`, for the compiled core and for anyone reading the arrays.
 
 >>> from dlx.problem import ExactCover
 >>> t = Links.build(ExactCover({"o1": ["a", "b"], "o2": ["b"]}))
@@ -38,9 +38,10 @@ index arithmetic with spacer tests, and the spacers are still there for
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
+from .errors import ExactCoverError
 from .problem import Colored, ExactCover
 
 __all__ = ["Links"]
@@ -52,12 +53,12 @@ class Links:
     ``build`` makes the master table once per problem (cached on it); every search
     works on :meth:`copy`, so concurrent or abandoned searches never share state.
     The dynamic lists are ``LLINK, RLINK, ULINK, DLINK, LEN, COLOR``; the static
-    ones (``TOP, ROW, OPT, SIZE1``, names and labels) are shared between copies.
+    ones (``TOP, ROW, OPT``, names and labels) are shared between copies.
     """
 
     __slots__ = (
         "N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR",
-        "ROW", "OPT", "SIZE1", "item_names", "labels", "option_nodes", "colored",
+        "ROW", "OPT", "item_names", "labels", "option_nodes", "colored",
         "color_names", "skipped", "_shared",
     )
 
@@ -72,7 +73,6 @@ class Links:
     COLOR: list[int]
     ROW: list[tuple[int, ...]]
     OPT: list[int]
-    SIZE1: list[int]
     item_names: list[Hashable]
     labels: list[Hashable]
     option_nodes: list[tuple[int, ...]]
@@ -80,10 +80,6 @@ class Links:
     color_names: list[Hashable]
     skipped: list[Hashable]
     _shared: dict[str, Any]
-
-    #: Per-node "other nodes" tables hold about k*(k-1) entries per option of k nodes;
-    #: above this many in all, the pure engine walks the shared option tuples instead.
-    FAST_TABLE_LIMIT = 4_000_000
 
     @classmethod
     def build(cls, problem: ExactCover) -> Links:
@@ -121,7 +117,6 @@ class Links:
         length = [0] * (n + 1)
         row: list[tuple[int, ...]] = [()] * (n + 2)
         opt = [-1] * (n + 2)
-        size1 = [0] * (n + 2)
         color_codes: dict[Hashable, int] = {}
         t.color_names = [None]
         labels: list[Hashable] = []
@@ -169,7 +164,6 @@ class Links:
                 length[k] += 1
             row += [nodes] * k_nodes
             opt += [o] * k_nodes
-            size1 += [k_nodes - 1] * k_nodes
             option_nodes.append(nodes)
             # finish the spacer before this option and add the one after it
             ulink[last_spacer] = first_of_prev
@@ -182,11 +176,10 @@ class Links:
             color.append(0)
             row.append(())
             opt.append(-1)
-            size1.append(0)
         ulink[last_spacer] = first_of_prev
         dlink[last_spacer] = 0
         t.ULINK, t.DLINK, t.LEN, t.TOP, t.COLOR = ulink, dlink, length, top, color
-        t.ROW, t.OPT, t.SIZE1 = row, opt, size1
+        t.ROW, t.OPT = row, opt
         t.labels, t.option_nodes, t.skipped = labels, option_nodes, skipped
         t.colored = bool(color_codes)
         t._shared = {}
@@ -210,115 +203,87 @@ class Links:
         t.LEN, t.COLOR = self.LEN[:], self.COLOR[:]
         return t
 
-    def fast_tables(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
-                                   list[tuple[int, ...]], list[tuple[int, ...]]] | None:
-        """Per-node tables for the pure engine's fast path, or None when it can't be used.
+    #: Options of at most this many nodes get per-node tables of their other nodes
+    #: (see :meth:`others_table`); longer ones are split on the fly (the memory would
+    #: grow with the square of their length).
+    TABLED_OPTION = 16
 
-        For node p: ``OP[p]`` the other nodes of its option whose items are primary,
-        ``OS[p]`` those whose items are secondary, ``OI[p]`` the items of the other
-        nodes in Knuth's cyclic order (p+1, ..., then wrapping to the option's start),
-        ``RI[p]`` the same items reversed (the order of uncovering them).  Built once
-        per problem (shared by every copy) and only for problems without colours whose
-        tables fit in :data:`FAST_TABLE_LIMIT` entries.
-        """
-        if "fast" not in self._shared:
-            tables = None
-            size = sum(len(nodes) * (len(nodes) - 1) for nodes in self.option_nodes)
-            if not self.colored and size <= self.FAST_TABLE_LIMIT:
-                top, n1 = self.TOP, self.N1
-                op: list[tuple[int, ...]] = [()] * len(top)
-                os_: list[tuple[int, ...]] = [()] * len(top)
-                oi: list[tuple[int, ...]] = [()] * len(top)
-                ri: list[tuple[int, ...]] = [()] * len(top)
-                for nodes in self.option_nodes:
-                    items = tuple([top[q] for q in nodes])
-                    mixed = max(items) > n1
-                    for at, p in enumerate(nodes):
-                        others = nodes[at + 1:] + nodes[:at]
-                        oi[p] = items[at + 1:] + items[:at]
-                        ri[p] = oi[p][::-1]
-                        if mixed:
-                            op[p] = tuple([q for q in others if top[q] <= n1])
-                            os_[p] = tuple([q for q in others if top[q] > n1])
-                        else:
-                            op[p] = others
-                tables = (op, os_, oi, ri)
-                sizes = {len(nodes) for nodes in self.option_nodes}
-                self._shared["fast_shape"] = (
-                    not any(os_),                                    # no secondary nodes
-                    sizes.pop() - 1 if len(sizes) == 1 else -1,      # common size - 1
-                )
-            self._shared["fast"] = tables
-        return self._shared["fast"]  # type: ignore[no-any-return]
+    def others_table(self) -> list[tuple[tuple[int, ...], tuple[int, ...]] | None]:
+        """For each node x, :meth:`split_others` of x: the other nodes of x's option
+        in primary and in secondary items.  The pure engine's hide walks them
+        (primary items keep a length, secondary ones may be purified).  Built once
+        per problem (shared by every copy); None for the nodes of options longer
+        than :data:`TABLED_OPTION`, and for headers and spacers."""
+        table = self._shared.get("others")
+        if table is None:
+            table = [None] * len(self.TOP)
+            for nodes in self.option_nodes:
+                if len(nodes) <= self.TABLED_OPTION:
+                    for x in nodes:
+                        table[x] = self.split_others(x)
+            self._shared["others"] = table
+        return table  # type: ignore[no-any-return]
 
-    def quads(self) -> list[tuple[int, ...]] | None:
-        """For problems whose options all have exactly four items, all primary
-        (Sudoku's shape), per node p: ``(a, b, c, TOP[a], TOP[b], TOP[c])``, the
-        other nodes of its option in ``OP[p]``'s order and then their items; else
-        None (also when there are no fast tables).  The fast path unrolls its loops
-        over it."""
-        if "quads" not in self._shared:
-            quads = None
-            fast = self.fast_tables()
-            if fast is not None and self.fast_shape() == (True, 3):
-                top = self.TOP
-                quads = [others + (top[others[0]], top[others[1]], top[others[2]])
-                         if others else () for others in fast[0]]
-            self._shared["quads"] = quads
-        return self._shared["quads"]  # type: ignore[no-any-return]
+    def cyclic_table(self) -> list[tuple[int, ...]]:
+        """For each node x, the other nodes of x's option in Knuth's cyclic order (x+1,
+        ..., then the option's first node, ...): the order in which the search commits
+        them.  Built once per problem; empty for the nodes of options longer than
+        :data:`TABLED_OPTION` (the search then slices :attr:`ROW` itself)."""
+        table = self._shared.get("cyclic")
+        if table is None:
+            table = [()] * len(self.TOP)
+            for nodes in self.option_nodes:
+                if len(nodes) <= self.TABLED_OPTION:
+                    for at, x in enumerate(nodes):
+                        table[x] = nodes[at + 1:] + nodes[:at]
+            self._shared["cyclic"] = table
+        return table  # type: ignore[no-any-return]
 
-    def singles(self) -> list[tuple[int]]:
-        """``[(0,), (1,), ..., (N + 1,)]``, built once: the search covers tuples of items."""
-        ones = self._shared.get("singles")
-        if ones is None:
-            ones = self._shared["singles"] = [(i,) for i in range(self.N + 2)]
-        return ones  # type: ignore[no-any-return]
+    def split_others(self, x: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The other nodes of x's option whose items are primary, and those whose items
+        are secondary, each in Knuth's cyclic order (x+1, ..., then the option's first
+        node, ...)."""
+        row = self.ROW[x]
+        at = x - row[0]
+        cyclic = row[at + 1:] + row[:at]
+        top, n1 = self.TOP, self.N1
+        return (tuple([q for q in cyclic if top[q] <= n1]),
+                tuple([q for q in cyclic if top[q] > n1]))
 
-    def fast_shape(self) -> tuple[bool, int]:
-        """``(no secondary nodes, common option size - 1 or -1)``: lets the fast path
-        skip empty secondary loops and count a cover's updates from LEN alone.
-        Valid once :meth:`fast_tables` returned tables."""
-        return self._shared["fast_shape"]  # type: ignore[no-any-return]
+    def option_index(self, label: Hashable) -> int:
+        """The index of the option labelled ``label`` (ExactCoverError when there is none,
+        or when it has no primary item and so can never be chosen)."""
+        index = self._shared.get("options")
+        if index is None:
+            index = self._shared["options"] = {name: o for o, name in enumerate(self.labels)}
+        try:
+            return index[label]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        except TypeError:
+            raise ExactCoverError(f"forced option {label!r} is not hashable") from None
+        if label in self.skipped:
+            raise ExactCoverError(f"option {label!r} has no primary item, so it is never"
+                                  " chosen and cannot be forced")
+        raise ExactCoverError(f"forced option {label!r} is not an option of the problem")
 
-    def choose(self, nodes: Sequence[int]) -> bool:
-        """Choose an option before a search: cover each of its items, left to right.
-
-        ``nodes`` are the option's nodes (an entry of ``option_nodes``).  Returns
-        False, changing nothing, when one of its items is already covered (an
-        earlier choice conflicts with it).  Every LEN stays exact.  No colours.
-        """
-        llink, rlink, ulink, dlink = self.LLINK, self.RLINK, self.ULINK, self.DLINK
-        top, length = self.TOP, self.LEN
-        for q in nodes:
-            i = top[q]
-            if rlink[llink[i]] != i:
-                return False
-        fast = self._shared.get("fast")
-        # the other nodes of each option: from the fast path's tables when built
-        others = fast[0] if fast is not None and self.fast_shape()[0] else self._others()
-        for q in nodes:
-            i = top[q]
-            # cover(i), 7.2.2.1-(12)
-            p = dlink[i]
-            while p != i:
-                for r in others[p]:
-                    u, d = ulink[r], dlink[r]
-                    dlink[u] = d
-                    ulink[d] = u
-                    length[top[r]] -= 1
-                p = dlink[p]
-            left, right = llink[i], rlink[i]
-            rlink[left] = right
-            llink[right] = left
-        return True
-
-    def _others(self) -> list[tuple[int, ...]]:
-        """Per node: the other nodes of its option (built once)."""
-        others = self._shared.get("others")
-        if others is None:
-            others = [tuple([r for r in nodes if r != p]) for p, nodes in enumerate(self.ROW)]
-            self._shared["others"] = others
-        return others  # type: ignore[no-any-return]
+    def forced_nodes(self, labels: Iterable[Hashable]) -> list[int]:
+        """For each label, the node of its option in its first primary item: where the
+        search places a forced option (as if it had chosen that item)."""
+        if isinstance(labels, (str, bytes)):
+            raise ExactCoverError(f"forced must be a list of option labels, not the string"
+                                  f" {labels!r}")
+        try:
+            chosen = list(labels)
+        except TypeError:
+            raise ExactCoverError(f"forced must be a list of option labels, not"
+                                  f" {type(labels).__name__}") from None
+        first = self._shared.get("first_primary")
+        if first is None:
+            top, n1 = self.TOP, self.N1
+            first = self._shared["first_primary"] = [
+                next(q for q in nodes if top[q] <= n1) for nodes in self.option_nodes]
+        return [first[self.option_index(label)] for label in chosen]
 
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The dynamic lists as tuples, to compare a table before and after a search."""
@@ -337,6 +302,13 @@ class Links:
             out.append(i)
             i = rlink[i]
         return out
+
+    def length(self, i: int) -> int:
+        """How many options are in item i's list now (walking it)."""
+        n, x, dlink = 0, self.DLINK[i], self.DLINK
+        while x != i:
+            n, x = n + 1, dlink[x]
+        return n
 
     def active_options(self, i: int) -> list[int]:
         """Option indices still in item i's list, top to bottom."""
@@ -359,10 +331,11 @@ class Links:
     def check(self) -> None:
         """Walk every list and raise AssertionError at the first inconsistency.
 
-        Checks the item list's doubly linked circle, each active item's vertical
-        circle (ULINK/DLINK agree, TOP names the item, a primary item's LEN is its true
-        length) and
-        the spacer layout.  Knuth: "the totals should agree".
+        Checks the item lists' doubly linked circles, each item's vertical circle
+        (ULINK/DLINK agree, TOP names the item, a primary item's LEN is its true
+        length) and the spacer layout.  Knuth: "the totals should agree".  (The pure
+        engine keeps LEN for primary items only: no heuristic reads a secondary
+        item's; :meth:`length` counts any item's list.)
         """
         llink, rlink, ulink, dlink = self.LLINK, self.RLINK, self.ULINK, self.DLINK
         for head in (0, self.N + 1):
@@ -391,8 +364,6 @@ class Links:
                 steps += 1
                 if steps > len(self.TOP):
                     raise AssertionError(f"item {i}: list does not close")
-            # The fast path leaves a secondary item's LEN alone (the search never reads
-            # it), so only primary items' LEN must equal their list length.
             if count != self.LEN[i] and i <= self.N1:
                 raise AssertionError(
                     f"item {self.item_names[i]!r}: LEN {self.LEN[i]} but {count} nodes in its list"

@@ -50,10 +50,10 @@ from types import MethodType
 from typing import TYPE_CHECKING, Any
 
 from .errors import BudgetExceeded
+from .events import Backtrack, Choose, Cover, Event, Solution, Try, Uncover
 from .links import Links
 from .problem import ExactCover
 from .search import run
-from .trace import Backtrack, Choose, Cover, Event, Solution, Try, Uncover
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -168,7 +168,8 @@ def pause_of(links: Links | ExactCover, chosen: Iterable[Hashable] = (), *,
         step=step, event=event, level=len(chosen_t) if level is None else level,
         items=tuple(t.item_names[1:n + 1]), n_primary=t.N1, options=tuple(t.labels),
         option_items=tuple(tuple(top[x] - 1 for x in nodes) for nodes in t.option_nodes),
-        lengths=tuple(t.LEN[1:n + 1]), covered=tuple(i not in active for i in range(1, n + 1)),
+        lengths=tuple(t.length(i) for i in range(1, n + 1)),
+        covered=tuple(i not in active for i in range(1, n + 1)),
         hidden=hidden, chosen=chosen_t, focus=focus, arrays=t.snapshot(),
     )
 

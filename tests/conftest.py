@@ -9,12 +9,15 @@ from hypothesis import strategies as st
 
 import dlx
 
+# CI runs the thorough "ci" profile (HYPOTHESIS_PROFILE=ci in .ci/run); by hand the
+# default "dev" profile keeps the suite quick.
 settings.register_profile(
     "ci", derandomize=True, database=None, deadline=None, max_examples=300,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("dev", deadline=None, max_examples=200)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+settings.register_profile("dev", deadline=None, max_examples=60,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 #: Every search in the tests gets a budget, so a link bug fails instead of hanging.
 BUDGET = 200_000
@@ -57,3 +60,16 @@ def colored_problems(draw) -> dlx.ExactCover:
             items.append(s if colour is None else dlx.Colored(s, colour))
         options[f"o{o}"] = draw(st.permutations(items))
     return dlx.ExactCover(options, secondary=sec, primary=prim)
+
+
+@st.composite
+def uniform_problems(draw, size: int | None = None) -> dlx.ExactCover:
+    """Every option has the same number of items (``size`` if given), all primary
+    (Sudoku's shape when ``size`` is 4)."""
+    prim = [f"p{k}" for k in range(draw(st.integers(size or 1, 8)))]
+    if size is None:
+        size = draw(st.integers(1, min(4, len(prim))))
+    options = {f"o{o}": draw(st.lists(st.sampled_from(prim), unique=True, min_size=size,
+                                      max_size=size))
+               for o in range(draw(st.integers(0, 14)))}
+    return dlx.ExactCover(options, primary=prim)

@@ -98,7 +98,7 @@ def test_cli_jsonl():
     assert rows[1]["verdict"] == "Illegal" and rows[1]["nodes"] == 0
     code, out, _ = cli(["solve", "--format", "jsonl", "-"], PE1 + "\n")
     row = json.loads(out)
-    assert row["answer"] == PE1_SOLUTION and row["nodes"] == 82
+    assert row["answer"] == PE1_SOLUTION and row["nodes"] == 50
 
 
 # --------------------------------------------------------------------------- errors and options

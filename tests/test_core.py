@@ -7,7 +7,6 @@ package without the extension.
 
 from __future__ import annotations
 
-import _thread
 import gc
 import os
 import subprocess
@@ -19,9 +18,9 @@ from pathlib import Path
 
 import pytest
 from conftest import BUDGET, problems
+from helpers import dominoes, langford, queens, run_and_interrupt, toy
 from hypothesis import given
 from hypothesis import strategies as st
-from test_search import dominoes, langford, queens, toy
 
 import dlx
 from dlx import engine
@@ -262,39 +261,42 @@ else:
 
 @needs_core
 def test_ctrl_c_stops_a_long_count_promptly():
-    p = queens(16)                    # hours of work: it must be interrupted
-    assert threading.current_thread() is threading.main_thread()
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    s = dlx.Stats()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            start = time.perf_counter()
-            timer.start()
-            dlx.count(p, stats=s, engine="c")
-    finally:
-        timer.cancel()
-    elapsed = time.perf_counter() - start
-    assert elapsed < 10, f"took {elapsed:.1f} s to answer Ctrl-C"
-    assert s.nodes > 1                # the stats show how far it got
-    # the problem is still fine, on both engines
-    assert dlx.count(queens(8), engine="c") == 92
-    py, c = both(dlx.count, p, max_nodes=20_000)
-    assert c == py
+    code = """
+import sys, time
+sys.path.insert(0, "tests")
+import dlx
+from helpers import queens
+s = dlx.Stats()
+print("ready", flush=True)
+try:
+    dlx.count(queens(16), stats=s, engine="c")      # hours of work
+except KeyboardInterrupt:
+    print("interrupted", s.nodes > 1, dlx.count(queens(8), engine="c"))
+"""
+    code_, out, err, seconds = run_and_interrupt(code)
+    assert "interrupted True 92" in out, err
+    assert seconds < 10, f"took {seconds:.1f} s to answer Ctrl-C"
 
 
 @needs_core
 def test_ctrl_c_stops_a_lazy_search():
-    gen = dlx.solutions(queens(16), engine="c")
-    next(gen)
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            timer.start()
-            for _ in gen:
-                pass
-    finally:
-        timer.cancel()
-    assert dlx.count(queens(7), engine="c") == 40
+    code = """
+import sys
+sys.path.insert(0, "tests")
+import dlx
+from helpers import queens
+gen = dlx.solutions(queens(16), engine="c")
+next(gen)
+print("ready", flush=True)
+try:
+    for _ in gen:
+        pass
+except KeyboardInterrupt:
+    print("interrupted", dlx.count(queens(7), engine="c"))
+"""
+    code_, out, err, seconds = run_and_interrupt(code)
+    assert "interrupted 40" in out, err
+    assert seconds < 10
 
 
 @needs_core
@@ -392,13 +394,16 @@ def test_abandoned_iterators_do_not_leak():
 
 @needs_core
 def test_the_table_is_cached_per_problem_and_released_with_it():
+    import weakref
+
     p = queens(6)
-    t = engine.table(p)
-    assert engine.table(p) is t and t.nodes == len(Links.of(p).TOP)
-    n = len(engine._tables)
-    del p
+    t = engine.table(Links.of(p))
+    assert engine.table(Links.of(p)) is t and t.nodes == len(Links.of(p).TOP)
+    assert dlx.count(p, engine="c") == 4
+    gone = weakref.ref(p)           # nothing but the problem holds its links and table
+    del p, t
     gc.collect()
-    assert len(engine._tables) == n - 1
+    assert gone() is None
 
 
 # ------------------------------------------------------------------ odd inputs
@@ -462,7 +467,7 @@ def test_core_objects_check_their_arguments():
     from dlx import _core
 
     t = Links.of(toy())
-    table = engine.table(toy())
+    table = engine.table(t)
     with pytest.raises(ValueError):
         _core.Search(table, t.labels, "trace")
     with pytest.raises(ValueError):
@@ -474,6 +479,12 @@ def test_core_objects_check_their_arguments():
     with pytest.raises(ValueError):
         _core.Table(t.N1, t.N, t.LLINK, t.RLINK, t.ULINK, t.DLINK, t.LEN, t.TOP[:-1],
                     t.COLOR, t.OPT, len(t.labels))
+    with pytest.raises(ValueError, match="not a node of a primary item"):
+        _core.Search(table, t.labels, "count", forced=[0])
+    with pytest.raises(TypeError):
+        _core.Search(table, t.labels, "count", forced=3)
+    with pytest.raises(ValueError, match="not a node"):
+        table.batch([[t.N + 1]])
     search = _core.Search(table, t.labels, "count")
     with pytest.raises(RuntimeError):
         search.next()
@@ -493,9 +504,9 @@ def test_problems_beyond_the_cores_node_limit_run_on_the_pure_engine(monkeypatch
     by the pure engine, whatever engine= says, with the same answers."""
     p = dlx.ExactCover({f"q{r}{c}": [f"r{r}", f"c{c}"] for r in range(4) for c in range(4)})
     want = dlx.count(p, engine="c"), dlx.first(p, engine="c"), dlx.best(p, len, engine="c")
-    assert engine.supports(None, p)
+    assert engine.fits(Links.of(p))
     monkeypatch.setattr(engine._core, "MAX_NODES", 10)
-    assert not engine.supports(None, p)
+    assert not engine.fits(Links.of(p))
 
     def refuse(*args, **kwargs):
         raise AssertionError("the core must not be asked")

@@ -1,23 +1,22 @@
 """A selection of the engine tests, run on both engines through one parametrised fixture.
 
 ``engine`` is "python" or "c" (the latter skipped when dlx._core is not built).
-Each check asserts the known answer on its engine, and the Stats are compared
-across engines: one algorithm, two implementations.
+Each check asserts the known answer on its engine, and ``both`` runs a view on both
+engines at once, asserting the same result and the same Stats: one algorithm,
+two implementations.
 """
 
 from __future__ import annotations
 
 import pytest
 from conftest import BUDGET
-from test_search import PINNED, dominoes, langford, queens, toy
+from helpers import PINNED, dominoes, langford, pinned_instances, queens, toy
 
 import dlx
 from dlx import engine as engines
 
 QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
-
-#: (check name) -> (engine -> stats tuple), filled as the checks run
-SEEN: dict[str, dict[str, tuple]] = {}
+ENGINES = ("python", "c") if engines.available() else ("python",)
 
 
 @pytest.fixture(params=["python", "c"])
@@ -27,48 +26,32 @@ def engine(request) -> str:
     return request.param
 
 
-def record(name: str, engine: str, s: dlx.Stats) -> None:
-    """Remember the stats of check ``name``; when both engines ran it, compare."""
-    got = (s.nodes, s.updates, s.solutions, list(s.profile))
-    runs = SEEN.setdefault(name, {})
-    runs[engine] = got
-    if len(runs) == 2:
-        assert runs["c"] == runs["python"], f"{name}: the engines disagree"
-
-
-def fresh(name: str, engine: str, view, *args, **kwargs):
-    """Run ``view`` on ``engine``, and the other engine too, comparing results and stats."""
+def both(view, *args, **kwargs):
+    """Run ``view`` on every engine: the same result and the same Stats on each."""
     out = {}
-    for e in ("python", "c") if engines.available() else ("python",):
+    for e in ENGINES:
         s = dlx.Stats()
         result = view(*args, stats=s, engine=e, **kwargs)
         if not isinstance(result, (int, tuple, type(None))):
             result = list(result)
         out[e] = (result, (s.nodes, s.updates, s.solutions, list(s.profile)))
-    if len(out) == 2:
-        assert out["c"] == out["python"], f"{name}: the engines disagree"
-    return out[engine][0]
+    assert len(set(map(repr, out.values()))) == 1, f"the engines disagree: {out}"
+    return out["python"][0]
 
 
 @pytest.mark.parametrize("n, expected", list(enumerate(QUEENS, 1)))
-def test_queens_counts(engine, n, expected):
-    s = dlx.Stats()
-    assert dlx.count(queens(n), max_nodes=BUDGET, stats=s, engine=engine) == expected
-    record(f"queens{n}", engine, s)
+def test_queens_counts(n, expected):
+    assert both(dlx.count, queens(n), max_nodes=BUDGET) == expected
 
 
 @pytest.mark.parametrize("n, expected", [(3, 2), (4, 2), (5, 0), (6, 0), (7, 52), (8, 300)])
-def test_langford_counts(engine, n, expected):
-    s = dlx.Stats()
-    assert dlx.count(langford(n), max_nodes=BUDGET, stats=s, engine=engine) == expected
-    record(f"langford{n}", engine, s)
+def test_langford_counts(n, expected):
+    assert both(dlx.count, langford(n), max_nodes=BUDGET) == expected
 
 
 @pytest.mark.parametrize("rows, cols, expected", [(2, 2, 2), (4, 4, 36), (6, 6, 6728)])
-def test_domino_counts(engine, rows, cols, expected):
-    s = dlx.Stats()
-    assert dlx.count(dominoes(rows, cols), max_nodes=BUDGET, stats=s, engine=engine) == expected
-    record(f"dominoes{rows}x{cols}", engine, s)
+def test_domino_counts(rows, cols, expected):
+    assert both(dlx.count, dominoes(rows, cols), max_nodes=BUDGET) == expected
 
 
 def test_toy_stats(engine):
@@ -81,21 +64,20 @@ def test_toy_stats(engine):
 
 def test_pinned_node_counts(engine):
     counts = {}
-    for name, p in [("queens8", queens(8)), ("langford7", langford(7)),
-                    ("dominoes4x4", dominoes(4, 4))]:
+    for name, p in pinned_instances().items():
         s = dlx.Stats()
         dlx.count(p, stats=s, max_nodes=BUDGET, engine=engine)
         counts[name] = (s.nodes, s.updates)
     assert counts == PINNED
 
 
-def test_queens_solutions_in_the_same_order(engine):
-    sols = fresh("queens7 solutions", engine, dlx.solutions, queens(7), max_nodes=BUDGET)
+def test_queens_solutions_in_the_same_order():
+    sols = both(dlx.solutions, queens(7), max_nodes=BUDGET)
     assert len(sols) == 40 and all(dlx.is_exact_cover(queens(7), s) for s in sols)
 
 
-def test_heuristic_first(engine):
-    assert fresh("queens6 first", engine, dlx.count, queens(6), heuristic="first") == 4
+def test_heuristic_first():
+    assert both(dlx.count, queens(6), heuristic="first") == 4
 
 
 def test_budget_exceeded_carries_partial_results(engine):
@@ -138,31 +120,36 @@ def test_best(engine):
     assert dlx.best(p, lambda label: 1, maximize=False, engine=engine) == (1, ("xyz",))
     assert dlx.best(p, {"x": 5, "y": 1, "z": 1, "xy": 2, "xyz": 4}, engine=engine) == \
         (7, ("z", "x", "y"))
-    s = dlx.Stats()
-    dlx.best(queens(8), lambda q: q[0] * q[1], stats=s, engine=engine)
-    record("best queens8", engine, s)
+    assert both(dlx.best, queens(8), lambda q: q[0] * q[1]) is not None
 
 
 def test_colours(engine):
     red, blue = dlx.Colored("x", "red"), dlx.Colored("x", "blue")
     p = dlx.ExactCover({"a": ["a", red], "b": ["b", red], "b'": ["b", blue]}, secondary=["x"])
-    assert fresh("colours", engine, dlx.solutions, p) == [("a", "b")]
+    assert both(dlx.solutions, p) == [("a", "b")]
 
 
-@pytest.mark.parametrize("n, updates", [(10, 14), (100, 140)])
-def test_early_failure_stops_a_commit_within_its_span(engine, n, updates):
+def test_early_failure_stops_a_commit():
     """Choosing a covers a and hides `big` from c and the y's; committing `big` then
     covers c, which leaves b without options, and b is not in `big`: the commit stops
-    there (1 + 11 updates for a, 2 for c) when at most EARLY_SPAN (64) items remain to
-    commit.  With 100 y's, the test is not made until only 64 remain: 36 y's are
-    covered first (1 update each: 1 + 101 + 2 + 36 = 140)."""
-    from dlx.search import EARLY_SPAN
+    there (1 + 11 updates for a, 2 for c) instead of covering the ten y's."""
+    ys = [f"y{k}" for k in range(10)]
+    p = dlx.ExactCover({"big": ["a", "c", *ys], "bc": ["b", "c"]},
+                       primary=["a", "b", "c", *ys])
+    assert both(dlx.count, p) == 0
+    s = dlx.Stats()
+    dlx.count(p, stats=s)
+    assert (s.nodes, s.updates) == (2, 14)
 
-    assert EARLY_SPAN == 64
+
+@pytest.mark.parametrize("n", [60, 100, 1000])
+def test_early_failure_on_long_options_agrees(n):
+    """Options of many items: both engines stop (or not) at the same point, and never
+    make more updates than covering everything would."""
     ys = [f"y{k}" for k in range(n)]
     p = dlx.ExactCover({"big": ["a", "c", *ys], "bc": ["b", "c"]},
                        primary=["a", "b", "c", *ys])
+    assert both(dlx.count, p) == 0
     s = dlx.Stats()
-    assert dlx.count(p, stats=s, engine=engine) == 0
-    assert (s.nodes, s.updates) == (2, updates)
-    record(f"early-failure{n}", engine, s)
+    dlx.count(p, stats=s)
+    assert s.nodes == 2 and s.updates <= 1 + (n + 1) + 2 + n

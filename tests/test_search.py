@@ -2,38 +2,25 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
-from conftest import BUDGET, colored_problems, problems
+from conftest import BUDGET, colored_problems, problems, uniform_problems
+from helpers import (
+    PINNED,
+    brute_force,
+    dominoes,
+    langford,
+    pinned_instances,
+    plain_tree,
+    queens,
+    toy,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
 import dlx
 from dlx.links import Links
 from dlx.reference import reference_solutions
-from dlx.search import run
-
-TOY = {"o1": ["c", "e"], "o2": ["a", "d", "g"], "o3": ["b", "c", "f"],
-       "o4": ["a", "d", "f"], "o5": ["b", "g"], "o6": ["d", "e", "g"]}
-
-
-def toy() -> dlx.ExactCover:
-    return dlx.ExactCover(TOY, primary="a b c d e f g".split())
-
-
-def brute_force(problem: dlx.ExactCover) -> set[frozenset]:
-    """Every subset of options that is an exact cover (checked by dlx.verify)."""
-    labels = list(problem.options)
-    out = set()
-    for r in range(len(labels) + 1):
-        for combo in itertools.combinations(labels, r):
-            # options without a primary item can never be chosen by Algorithm X
-            if any(not any(i in problem.primary for i in problem.item_names(c)) for c in combo):
-                continue
-            if dlx.is_exact_cover(problem, combo):
-                out.add(frozenset(combo))
-    return out
+from dlx.search import PROGRESS_EVERY, run
 
 
 def test_toy_problem_views():
@@ -99,19 +86,6 @@ def test_limit_and_first(p, limit):
     assert dlx.count(p, limit=limit, max_nodes=BUDGET) == min(limit, len(every))
     assert dlx.first(p, max_nodes=BUDGET) == (every[0] if every else None)
     assert dlx.is_unique(p, max_nodes=BUDGET) == (len(every) == 1)
-
-
-@st.composite
-def uniform_problems(draw, size: int | None = None) -> dlx.ExactCover:
-    """Every option has the same number of items (``size`` if given), all primary: the
-    leanest fast path (with four items, Sudoku's shape, its unrolled variant)."""
-    prim = [f"p{k}" for k in range(draw(st.integers(size or 1, 8)))]
-    if size is None:
-        size = draw(st.integers(1, min(4, len(prim))))
-    options = {f"o{o}": draw(st.lists(st.sampled_from(prim), unique=True, min_size=size,
-                                      max_size=size))
-               for o in range(draw(st.integers(0, 14)))}
-    return dlx.ExactCover(options, primary=prim)
 
 
 @given(st.one_of(problems(), uniform_problems(size=4)))
@@ -199,15 +173,8 @@ def test_progress_callback_can_stop_cleanly():
     with pytest.raises(KeyboardInterrupt):
         for _ in run(links, "count", progress=progress):
             pass
-    assert calls == [dlx.search.PROGRESS_EVERY]
+    assert calls == [PROGRESS_EVERY]
     assert links.snapshot() == before
-
-
-def queens(n: int) -> dlx.ExactCover:
-    opts = {(r, c): [("row", r), ("col", c), ("up", r + c), ("down", r - c)]
-            for r in range(n) for c in range(n)}
-    sec = [("up", k) for k in range(2 * n - 1)] + [("down", k) for k in range(-n + 1, n)]
-    return dlx.ExactCover(opts, secondary=sec)
 
 
 @pytest.mark.parametrize("n, expected", list(enumerate([1, 0, 0, 2, 10, 4, 40, 92, 352, 724], 1)))
@@ -222,25 +189,9 @@ def test_queens_solutions_verified():
     assert len(sols) == 40 and all(dlx.is_exact_cover(p, s) for s in sols)
 
 
-def langford(n: int) -> dlx.ExactCover:
-    return dlx.ExactCover({(k, j): [("num", k), ("slot", j), ("slot", j + k + 1)]
-                           for k in range(1, n + 1) for j in range(2 * n - k - 1)})
-
-
 @pytest.mark.parametrize("n, expected", [(3, 2), (4, 2), (5, 0), (6, 0), (7, 52), (8, 300)])
 def test_langford_counts(n, expected):
     assert dlx.count(langford(n), max_nodes=BUDGET) == expected
-
-
-def dominoes(rows: int, cols: int) -> dlx.ExactCover:
-    opts = {}
-    for r in range(rows):
-        for c in range(cols):
-            if c + 1 < cols:
-                opts[(r, c, "h")] = [(r, c), (r, c + 1)]
-            if r + 1 < rows:
-                opts[(r, c, "v")] = [(r, c), (r + 1, c)]
-    return dlx.ExactCover(opts)
 
 
 @pytest.mark.parametrize("rows, cols, expected", [(2, 2, 2), (4, 4, 36), (6, 6, 6728)])
@@ -251,15 +202,11 @@ def test_domino_counts(rows, cols, expected):
 def test_pinned_node_counts():
     # Node counts for fixed instances catch heuristic regressions.
     counts = {}
-    for name, p in [("queens8", queens(8)), ("langford7", langford(7)),
-                    ("dominoes4x4", dominoes(4, 4))]:
+    for name, p in pinned_instances().items():
         s = dlx.Stats()
         dlx.count(p, stats=s, max_nodes=BUDGET)
         counts[name] = (s.nodes, s.updates)
     assert counts == PINNED
-
-
-PINNED = {"queens8": (1174, 19732), "langford7": (608, 7866), "dominoes4x4": (133, 489)}
 
 
 def test_long_solution_needs_no_recursion():
@@ -340,72 +287,61 @@ def test_planted_solutions_are_found(data):
 
 
 def traced_stats(p: dlx.ExactCover) -> tuple[list, tuple]:
-    """Solutions and stats of the general path (a trace never takes a fast path)."""
+    """Solutions and stats of a trace: the same loop, emitting events."""
     s = dlx.Stats()
     sols = [e.options for e in dlx.trace(p, stats=s, max_nodes=BUDGET)
             if isinstance(e, dlx.Solution)]
     return sols, (s.nodes, s.updates, s.solutions, s.profile)
 
 
-@given(st.one_of(uniform_problems(), uniform_problems(size=4), problems(colors=False),
-                 problems(colors=False, secondary=False)))
-def test_fast_paths_agree_with_the_general_path(p):
-    """The pure engine's fast paths (with or without secondary items, uniform option
-    sizes) give the general path's solutions, in order, and its node and update counts."""
-    want, want_stats = traced_stats(p)
+@given(st.one_of(problems(), colored_problems(), uniform_problems(size=4)),
+       st.sampled_from(["mrv", "first"]))
+def test_the_search_tree_is_the_plain_algorithms(p, heuristic):
+    """Early failure and every other shortcut leave the tree alone: the solutions, in
+    order, the nodes and the profile are those of Algorithm C on sets (helpers.plain_tree)."""
+    want, nodes, profile = plain_tree(p, heuristic)
     s = dlx.Stats()
-    got = list(dlx.solutions(p, stats=s, max_nodes=BUDGET, engine="python"))
+    got = list(dlx.solutions(p, stats=s, max_nodes=BUDGET, heuristic=heuristic,
+                             engine="python"))
     assert got == want
-    assert (s.nodes, s.updates, s.solutions, s.profile) == want_stats
-    assert {frozenset(x) for x in got} == brute_force(p)
+    assert (s.nodes, s.profile) == (nodes, profile)
+    traced, stats = traced_stats(p) if heuristic == "mrv" else (got, None)
+    assert traced == got
+    if stats is not None:
+        assert stats == (s.nodes, s.updates, s.solutions, s.profile)
 
 
-def test_links_choose_covers_an_option_or_refuses_a_conflict():
-    p = toy()
-    links = Links.of(p).copy()
-    o4 = links.option_nodes[list(TOY).index("o4")]
-    o2 = links.option_nodes[list(TOY).index("o2")]
-    assert links.choose(o4)
-    links.check()
-    # o3 (with f) and o2, o6 (with a, d) are gone: b, c, e, g keep one option each
-    assert [links.LEN[links.item_number(i)] for i in "bceg"] == [1, 1, 1, 1]
-    assert links.active_items() == [links.item_number(i) for i in "bceg"]
+@given(st.one_of(problems(), colored_problems()), st.data())
+def test_forced_options_search_exactly_the_subtree_below_them(p, data):
+    """forced=: the search below that partial solution, as if chosen first: the plain
+    algorithm's subtree (its root at level len(forced)), and no solution on a clash."""
+    labels = [o for o in p.options if any(i in p.primary for i in p.item_names(o))]
+    forced = tuple(data.draw(st.lists(st.sampled_from(labels), max_size=3))) if labels else ()
+    want, nodes, profile = plain_tree(p, forced=forced)
+    links = Links.build(p)
     before = links.snapshot()
-    assert not links.choose(o2)           # o2 shares a and d with o4
+    s = dlx.Stats()
+    got = list(run(links, "solutions", stats=s, max_nodes=BUDGET,
+                   forced=links.forced_nodes(forced)))
+    assert got == want and (s.nodes, s.profile) == (nodes, profile)
     assert links.snapshot() == before
-    # what is left is the problem without o4's items: one way to finish
-    assert [tuple(sol) for sol in run(links, "solutions")] == [("o5", "o1")]
+    assert dlx.count(p, forced=forced, max_nodes=BUDGET) == len(want)
+    assert all(dlx.is_exact_cover(p, sol) for sol in got)
 
 
-def test_quads_only_for_options_of_four_primary_items():
-    """Links.quads: per node, its option's three other nodes and their items."""
-    p = dlx.ExactCover({"x": [*"abcd"], "y": [*"bcde"], "z": [*"aefg"]})
-    links = Links.of(p)
-    assert links.fast_tables() is not None
-    quads = links.quads()
-    assert quads is not None
-    for nodes in links.option_nodes:
-        for at, q in enumerate(nodes):
-            others = nodes[at + 1:] + nodes[:at]
-            assert quads[q] == others + tuple(links.TOP[r] for r in others)
-    for other in (dlx.ExactCover({"x": [*"abcd"], "y": [*"bce"]}),                  # not uniform
-                  dlx.ExactCover({"x": [*"abcd"], "y": [*"bcde"]}, secondary=["e"]),  # secondary
-                  dlx.ExactCover({"x": [*"abc"], "y": [*"bcd"]})):                  # three items
-        links = Links.of(other)
-        assert links.fast_tables() is not None and links.quads() is None
-
-
-@given(st.one_of(problems(), uniform_problems(), uniform_problems(size=4),
-                 colored_problems()))
-def test_early_failure_changes_only_the_update_count(p):
-    """run(early=False) leaves out the commit-time early-failure test: the same
-    solutions in the same order and the same nodes, never fewer updates."""
-    got = {}
-    for early in (True, False):
-        s = dlx.Stats()
-        links = Links.of(p).copy()
-        sols = list(run(links, "solutions", stats=s, max_nodes=BUDGET, early=early))
-        got[early] = (sols, s.nodes, s.profile, s.updates)
-        links.check()
-    assert got[True][:3] == got[False][:3]
-    assert got[True][3] <= got[False][3]
+def test_forced_options_on_the_toy_problem():
+    p = toy()
+    s = dlx.Stats()
+    assert list(dlx.solutions(p, forced=["o4"], stats=s)) == [("o4", "o5", "o1")]
+    assert (s.nodes, s.profile) == (3, [0, 1, 1, 1])
+    s = dlx.Stats()
+    assert dlx.count(p, forced=["o4", "o2"], stats=s) == 0      # o2 shares a and d with o4
+    assert (s.nodes, s.profile) == (0, [])
+    assert dlx.first(p, forced=["o4", "o4"]) is None            # an option twice: a clash
+    with pytest.raises(dlx.ExactCoverError, match="not an option"):
+        dlx.count(p, forced=["o9"])
+    with pytest.raises(dlx.ExactCoverError, match="list of option labels"):
+        dlx.count(p, forced="o4")
+    skipped = dlx.ExactCover({"x": ["a"], "s": ["t"]}, secondary=["t"])
+    with pytest.raises(dlx.ExactCoverError, match="no primary item"):
+        dlx.count(skipped, forced=["s"])

@@ -7,19 +7,17 @@ below), and the answers come back in the puzzles' order.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from typing import Any, Literal, NamedTuple
 
 import dlx
-from dlx import engine as _dlx_engine  # TODO(prepared): the one private dlx import here
 
-from .encoding import _encode, decode
 from .errors import SudokuFormatError
 from .grid import Grid, PuzzleLike, as_grid
+from .matrix import forced, prepared, values_of
 from .notations import _BYTE_OF_VALUE, _CELL_OF_BYTE
 from .shapes import _SIZE_OF_COUNT, Shape, _expected_size
-from .verdicts import _BY_COUNT, Verdict, _legal
+from .verdicts import _BY_COUNT, Verdict
 
 __all__ = ["Outcome", "batch", "solve_lines", "solve_many", "count_many", "classify_many"]
 
@@ -83,24 +81,19 @@ def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
           max_nodes: int | None = None, engine: _Engine | None = None) -> list[Outcome]:
     """Search many puzzles at once: an :class:`Outcome` per puzzle, in order.
 
-    The fast path for files of puzzles: the full exact-cover matrix of each shape
-    is built once, and every puzzle's givens are placed on it before its search
-    (up to ``limit`` solutions; None: all); no per-puzzle encoding.  With the
-    compiled core (``engine`` "auto" or "c", as in :mod:`dlx.engine`) that all
-    happens in C (``GridTable``); on the pure engine, :class:`dlx.grid.GridBatch`
-    copies the links, places the givens and runs the pure search.  One-line text
-    puzzles are read without making a :class:`Grid`.
+    The fast path for files of puzzles: each shape's full exact-cover matrix is
+    laid out once (:mod:`problems.sudoku.matrix`), and every puzzle is searched
+    on it with its givens as forced options (up to ``limit`` solutions; None:
+    all), in one :meth:`dlx.Prepared.batch` per shape: with the compiled core,
+    without the GIL.  One-line text puzzles are read without making a
+    :class:`Grid`.
 
-    The results are those of the per-puzzle functions: the solutions of
-    :func:`encode`'s problem, the first one being :func:`solve`'s (the core's
-    search meets them in the same order), and the same node counts and budgets
-    (``max_nodes`` applies to each puzzle). Why they agree: once the core has
-    chosen the givens' options, what is left is exactly :func:`encode`'s problem
-    minus the givens' forced options, in the same order; the core counts those
-    forced choices as nodes where the per-puzzle search would make them (see
-    ``GridTable`` in ``dlx/_core.c`` and :mod:`dlx.grid`). Illegal givens are caught there too: a
-    given whose option an earlier given has already removed shares a unit and
-    digit with it, which is exactly what :func:`is_legal` rejects.
+    The results are those of the per-puzzle functions (:func:`solve`,
+    :func:`count`, which search the same matrix): the same solutions in the same
+    order, node counts and budgets (``max_nodes`` applies to each puzzle).
+    Illegal givens are caught there too: a given whose option an earlier given
+    has already removed shares a unit and digit with it, which is exactly what
+    :func:`is_legal` rejects.
 
     A malformed puzzle raises :class:`SudokuFormatError` naming it ("puzzle 3:
     ...") before any search.
@@ -324,69 +317,27 @@ def _grid_of(p: PuzzleLike, box: tuple[int, int] | None, shape: Shape | None, k:
         raise SudokuFormatError(f"puzzle {k + 1}: {e}") from None
 
 
-# --------------------------------------------------------------------------- the engine
-# TODO(prepared): everything below reaches into dlx.engine (select, grid_table and the
-# core's GridTable / dlx.grid.GridBatch); dlx.Prepared replaces it.  The per-shape cache
-# is Shape.tables().core.
-
-
-def _core_table(shape: Shape, engine: _Engine | None = None) -> Any:
-    """The batch solver of ``shape`` (the full matrix) on the engine ``engine`` selects:
-    the core's ``GridTable`` or the pure ``dlx.grid.GridBatch``, built once per shape."""
-    t = shape.tables()
-    kind = "c" if _dlx_engine.select(engine) else "python"
-    core = t.core.get(kind)
-    if core is None:
-        n = t.n
-        options: dict[Hashable, tuple[Hashable, ...]] = {
-            t.labels[i][d]: t.items[i][d] for i in range(n * n) for d in range(1, n + 1)}
-        full = dlx.ExactCover(options, secondary=t.secondary, primary=t.primary)
-
-        def cell_digit(p: Any) -> tuple[int, int]:
-            return p.row * n + p.col, p.digit
-
-        core = t.core[kind] = _dlx_engine.grid_table(full, n, cell_digit, kind)
-    return core
+# --------------------------------------------------------------------------- the search
 
 
 def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
                 engine: _Engine | None) -> None:
-    """Solve every group on its prepared matrix (the core's, or the pure engine's)."""
-    lim = -1 if limit is None else limit
-    budget = -1 if max_nodes is None or max_nodes >= 1 << 62 else max_nodes
+    """Search every group on its shape's full matrix (:func:`matrix.prepared`), the
+    givens of each puzzle forced, in one batch per group."""
     for group in groups:
-        if group.shape.size <= 255:
-            core = _core_table(group.shape, engine)
-            group.codes, group.nodes, group.solutions, group.seconds = core.batch(
-                group.blob, limit=lim, max_nodes=budget)
-        else:
-            _run_pure(group, limit, max_nodes, engine)
-
-
-def _run_pure(group: _Group, limit: int | None, max_nodes: int | None,
-              engine: _Engine | None) -> None:
-    """The per-puzzle path (grids too big for the byte-per-cell batch): :func:`count`'s."""
-    shape = group.shape
-    m = shape.size * shape.size
-    out = bytearray(group.blob)
-    clock = time.perf_counter
-    for j in range(len(group.blob) // m):
-        start = clock()
-        g = Grid._make(tuple(group.blob[j * m:(j + 1) * m]), shape)
-        code, nodes = _CLASH, 0
-        if _legal(g):
-            stats = dlx.Stats()
-            code = 0
-            try:
-                for sol in dlx.solutions(_encode(g), limit=limit, max_nodes=max_nodes,
-                                         stats=stats, engine=engine):
-                    code += 1
-                    if code == 1:
-                        out[j * m:(j + 1) * m] = bytes(decode(sol, shape=shape).values)
-            except dlx.BudgetExceeded:
-                code = _OUT_OF_BUDGET
-            nodes = stats.nodes
-        group.codes.append(code)
-        group.nodes.append(nodes)
-        group.seconds.append(clock() - start)
-    group.solutions = bytes(out)
+        shape = group.shape
+        n = shape.size
+        m = n * n
+        blob = group.blob
+        puzzles = [blob[j:j + m] for j in range(0, len(blob), m)]
+        answers = prepared(shape, engine).batch([forced(shape, p) for p in puzzles],
+                                                limit=limit, max_nodes=max_nodes)
+        out = bytearray(blob)
+        for j, a in enumerate(answers):
+            group.codes.append(_CLASH if a.clash else _OUT_OF_BUDGET if a.out_of_budget
+                               else a.found)
+            group.nodes.append(a.nodes)
+            group.seconds.append(a.seconds)
+            if a.first is not None:
+                out[j * m:(j + 1) * m] = bytes(values_of(a.first, n))  # type: ignore[arg-type]
+        group.solutions = bytes(out)

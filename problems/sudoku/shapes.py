@@ -57,7 +57,7 @@ class _Tables:
                  "families", "core")
 
     n: int
-    core: dict[str, Any]
+    core: dict[str | None, Any]
     primary: tuple[Hashable, ...]
     secondary: tuple[Hashable, ...]
     labels: list[list[Placement]]
@@ -69,7 +69,7 @@ class _Tables:
     def __init__(self, shape: Shape) -> None:
         n = shape.size
         self.n = n
-        self.core = {}   # engine -> batch solver (batches._core_table), built on use
+        self.core = {}   # engine= -> the full matrix, prepared (matrix.prepared)
         self.primary, self.secondary = _shape_items(shape)
         # labels[i][d], items[i][d] (cell item first), unit_items[i][d]; index 0 unused
         self.labels, self.items, self.unit_items = _cell_tables(shape)

@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import dlx
 
-from .encoding import _encode, decode
 from .grid import Grid, PuzzleLike, as_grid
+from .matrix import forced, prepared, values_of
 from .shapes import Shape, Unit
 
 __all__ = ["Verdict", "Clash", "explain", "is_legal", "solve", "solutions", "count", "classify"]
@@ -92,13 +92,19 @@ def _legal(g: Grid) -> bool:
     return True
 
 
-def _with_givens(solved: Grid, puzzle: Grid) -> Grid:
-    return Grid._make(solved.values, puzzle.shape, puzzle.givens)
+def _solved(solution: tuple[object, ...], puzzle: Grid) -> Grid:
+    """The Grid of a solution of the full matrix, with the puzzle's givens marked."""
+    values = values_of(solution, puzzle.shape.size)  # type: ignore[arg-type]
+    return Grid._make(tuple(values), puzzle.shape, puzzle.givens)
 
 
 def solve(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None, shape: Shape | None = None,
           max_nodes: int | None = None, stats: dlx.Stats | None = None) -> Grid | None:
     """The first solution, or None when there is none (it need not be unique).
+
+    Every search of this module runs on the shape's full matrix, laid out once,
+    with the givens as forced options (:mod:`problems.sudoku.matrix`); ``stats``
+    describe the search below the givens.
 
     >>> print(solve("1..." "..3." ".4.." "...2"))
     1324423124133142
@@ -108,8 +114,8 @@ def solve(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None, shape: Shap
     g = as_grid(puzzle, box, shape)
     if not _legal(g):
         return None
-    sol = dlx.first(_encode(g), max_nodes=max_nodes, stats=stats)
-    return None if sol is None else _with_givens(decode(sol, shape=g.shape), g)
+    sol = prepared(g.shape).first(forced(g.shape, g.values), max_nodes=max_nodes, stats=stats)
+    return None if sol is None else _solved(sol, g)
 
 
 def solutions(puzzle: PuzzleLike, limit: int | None = None, *,
@@ -123,8 +129,9 @@ def solutions(puzzle: PuzzleLike, limit: int | None = None, *,
     g = as_grid(puzzle, box, shape)
     if not _legal(g):
         return
-    for sol in dlx.solutions(_encode(g), limit=limit, max_nodes=max_nodes, stats=stats):
-        yield _with_givens(decode(sol, shape=g.shape), g)
+    for sol in prepared(g.shape).solutions(forced(g.shape, g.values), limit=limit,
+                                           max_nodes=max_nodes, stats=stats):
+        yield _solved(sol, g)
 
 
 def count(puzzle: PuzzleLike, limit: int | None = None, *,
@@ -138,7 +145,8 @@ def count(puzzle: PuzzleLike, limit: int | None = None, *,
     g = as_grid(puzzle, box, shape)
     if not _legal(g):
         return 0
-    return dlx.count(_encode(g), limit=limit, max_nodes=max_nodes, stats=stats)
+    return prepared(g.shape).count(forced(g.shape, g.values), limit=limit, max_nodes=max_nodes,
+                                   stats=stats)
 
 
 def classify(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
@@ -154,5 +162,6 @@ def classify(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     g = as_grid(puzzle, box, shape)
     if not _legal(g):
         return Verdict.ILLEGAL
-    found = dlx.count(_encode(g), limit=2, max_nodes=max_nodes, stats=stats)
+    found = prepared(g.shape).count(forced(g.shape, g.values), limit=2, max_nodes=max_nodes,
+                                    stats=stats)
     return _BY_COUNT[found]

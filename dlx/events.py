@@ -1,4 +1,4 @@
-"""Search statistics and the step events of :func:`dlx.trace`.
+"""Search statistics and the step events of :func:`dlx.trace` (module ``dlx.events``).
 
 A *node* is a partial solution the search visits: the root, plus one for every
 option it tries.  An *update* is one link change that removes a node from an item

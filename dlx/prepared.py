@@ -1,0 +1,186 @@
+"""A problem laid out once, searched many times under different forced options.
+
+Many instances of a family share one exact-cover matrix and differ only in a
+partial solution given up front: a Sudoku's givens are forced options of the
+full (cell, digit) matrix of its shape; a piece of a parallel search is the
+forced options on the path to its subtree.  :class:`Prepared` lays the matrix
+out once (the links, and the compiled core's copy of them) and searches it under
+each set of *forced* options: the search then explores only below that partial
+solution, exactly as ``dlx.count(problem, forced=...)`` does, with the same
+answers, node counts and budgets.  Forced options that clash with each other
+give "no solution" for that instance, not an error.
+
+:meth:`Prepared.batch` runs many instances in the compiled core without the
+GIL, on one copy of the links.
+
+>>> import dlx
+>>> latin = dlx.ExactCover({(r, c, v): [("cell", r, c), ("row", r, v), ("col", c, v)]
+...                         for r in range(3) for c in range(3) for v in range(3)})
+>>> p = dlx.Prepared(latin)
+>>> p.count(), p.count(forced=[(0, 0, 0)]), p.count(forced=[(0, 0, 0), (0, 1, 0)])
+(12, 4, 0)
+>>> [a.found for a in p.batch([[(0, 0, 0)], [(0, 0, 1), (1, 1, 1)], []], limit=10)]
+[4, 2, 10]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from typing import NamedTuple
+
+from . import engine as _engine
+from .errors import BudgetExceeded, ExactCoverError
+from .events import Stats
+from .links import Links
+from .problem import ExactCover
+from .search import run
+from .views import Engine, count, first, is_unique, solutions
+
+__all__ = ["Prepared", "Answer"]
+
+
+class Answer(NamedTuple):
+    """What :meth:`Prepared.batch` found for one set of forced options.
+
+    ``found`` is the number of solutions found, at most the limit; ``first`` the
+    first solution (its option labels in choice order, the forced ones first) or
+    None; ``nodes`` the nodes of the search below the forced options (0 after a
+    clash); ``clash`` is True when the forced options clash (nothing searched);
+    ``out_of_budget`` is True when ``max_nodes`` ran out first, so that ``found``
+    is only what was found by then: the answer is unknown.  ``seconds`` is the
+    time this instance took.
+    """
+
+    found: int
+    first: tuple[Hashable, ...] | None
+    nodes: int
+    clash: bool = False
+    out_of_budget: bool = False
+    seconds: float = 0.0
+
+
+class Prepared:
+    """An exact-cover problem laid out once, for many searches under forced options.
+
+    Parameters
+    ----------
+    problem : ExactCover
+    engine : "auto", "c", "python" or None
+        Which engine searches (see :mod:`dlx.engine`); checked here.
+
+    The per-instance views (:meth:`count`, :meth:`first`, :meth:`solutions`,
+    :meth:`is_unique`) take the keywords of the module-level views
+    (:mod:`dlx.views`); :meth:`batch` runs many instances at once.
+    """
+
+    def __init__(self, problem: ExactCover, *, engine: Engine | None = None) -> None:
+        if not isinstance(problem, ExactCover):
+            raise ExactCoverError(f"Prepared needs a dlx.ExactCover, not {type(problem).__name__}")
+        self.problem = problem
+        self.engine = engine
+        self._links = Links.of(problem)
+        if self._on_core():
+            _engine.table(self._links)          # laid out now, not at the first search
+        else:
+            self._links.others_table()
+            self._links.cyclic_table()
+
+    def _on_core(self) -> bool:
+        """Will a search run on the compiled core?  (Asked at every search, so that
+        DLX_ENGINE and the core's presence are read as the views read them.)"""
+        return _engine.select(self.engine) and _engine.fits(self._links)
+
+    def __repr__(self) -> str:
+        where = "the C core" if self._on_core() else "the pure engine"
+        return f"Prepared({self.problem!r}, on {where})"
+
+    def count(self, forced: Iterable[Hashable] = (), *, limit: int | None = None,
+              max_nodes: int | None = None, timeout: float | None = None,
+              stats: Stats | None = None) -> int:
+        """:func:`dlx.count` under ``forced``."""
+        return count(self.problem, forced=forced, limit=limit, max_nodes=max_nodes,
+                     timeout=timeout, stats=stats, engine=self.engine)
+
+    def first(self, forced: Iterable[Hashable] = (), *, max_nodes: int | None = None,
+              timeout: float | None = None, stats: Stats | None = None
+              ) -> tuple[Hashable, ...] | None:
+        """:func:`dlx.first` under ``forced``."""
+        return first(self.problem, forced=forced, max_nodes=max_nodes, timeout=timeout,
+                     stats=stats, engine=self.engine)
+
+    def solutions(self, forced: Iterable[Hashable] = (), *, limit: int | None = None,
+                  max_nodes: int | None = None, timeout: float | None = None,
+                  stats: Stats | None = None) -> Iterator[tuple[Hashable, ...]]:
+        """:func:`dlx.solutions` under ``forced``."""
+        return solutions(self.problem, forced=forced, limit=limit, max_nodes=max_nodes,
+                         timeout=timeout, stats=stats, engine=self.engine)
+
+    def is_unique(self, forced: Iterable[Hashable] = (), *, max_nodes: int | None = None,
+                  timeout: float | None = None, stats: Stats | None = None) -> bool:
+        """:func:`dlx.is_unique` under ``forced``."""
+        return is_unique(self.problem, forced=forced, max_nodes=max_nodes, timeout=timeout,
+                         stats=stats, engine=self.engine)
+
+    def batch(self, forced_sets: Iterable[Iterable[Hashable]], *, limit: int | None = 1,
+              max_nodes: int | None = None) -> list[Answer]:
+        """Search under every set of forced options: an :class:`Answer` each, in order.
+
+        ``limit`` solutions at most per set (None: all); ``max_nodes`` is a node
+        budget per set (its :attr:`Answer.out_of_budget` says when it ran out).
+        On the compiled core the whole batch runs without the GIL; Ctrl-C stops
+        it (KeyboardInterrupt).  The answers, node counts and budgets are those
+        of :func:`dlx.count` with ``forced=`` each set.
+
+        >>> import dlx
+        >>> p = dlx.Prepared(dlx.ExactCover({"x": ["a"], "y": ["b"], "xy": ["a", "b"]}))
+        >>> for answer in p.batch([[], ["y"], ["x", "xy"]], limit=None):  # doctest: +ELLIPSIS
+        ...     print(answer)
+        Answer(found=2, first=('x', 'y'), nodes=4, clash=False, out_of_budget=False, seconds=...)
+        Answer(found=1, first=('y', 'x'), nodes=2, clash=False, out_of_budget=False, seconds=...)
+        Answer(found=0, first=None, nodes=0, clash=True, out_of_budget=False, seconds=...)
+        """
+        for name, value in (("limit", limit), ("max_nodes", max_nodes)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < 1):
+                raise ExactCoverError(f"{name} must be a positive whole number or None,"
+                                      f" not {value!r}")
+        links = self._links
+        node_sets = [links.forced_nodes(labels) for labels in forced_sets]
+        if self._on_core():
+            return self._batch_core(node_sets, limit, max_nodes)
+        return [self._search_pure(nodes, limit, max_nodes) for nodes in node_sets]
+
+    def _batch_core(self, node_sets: list[list[int]], limit: int | None,
+                    max_nodes: int | None) -> list[Answer]:
+        labels = self._links.labels
+        table = _engine.table(self._links)
+        out: list[Answer] = []
+        for found, nodes, options, status, seconds in table.batch(
+                node_sets, limit=-1 if limit is None else limit,
+                max_nodes=-1 if max_nodes is None else max_nodes):
+            sol = None if options is None else tuple([labels[o] for o in options])
+            out.append(Answer(found, sol, nodes, status == 1, status == 2, seconds))
+        return out
+
+    def _search_pure(self, nodes: Sequence[int], limit: int | None,
+                     max_nodes: int | None) -> Answer:
+        began = time.perf_counter()
+        stats = Stats()
+        found = 0
+        sol: tuple[Hashable, ...] | None = None
+        search = run(self._links.copy(), "solutions", stats=stats, max_nodes=max_nodes,
+                     forced=nodes)
+        try:
+            for labels in search:
+                found += 1
+                if sol is None:
+                    sol = labels
+                if found == limit:
+                    break
+        except BudgetExceeded:
+            return Answer(found, sol, stats.nodes, False, True, time.perf_counter() - began)
+        finally:
+            search.close()
+        return Answer(found, sol, stats.nodes, stats.nodes == 0, False,
+                      time.perf_counter() - began)

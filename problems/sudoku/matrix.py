@@ -1,0 +1,65 @@
+"""The full matrix of a shape, laid out once, and a puzzle's givens as forced options.
+
+Every puzzle of one shape is the same exact-cover problem, the shape's full
+matrix (an option per cell and digit), searched under a partial solution given
+up front: the options of its givens.  :func:`prepared` lays that matrix out once
+per shape (:class:`dlx.Prepared`, cached on the shape); :func:`forced` gives a
+puzzle's givens as its forced options.  A given whose option an earlier given
+has removed shares a unit and digit with it: the forced options clash, which is
+exactly what :func:`~problems.sudoku.is_legal` rejects.
+
+The statistics of a search are those of the search below the givens: its root
+is the partial solution of the givens (one node, at the level of their number).
+
+>>> from problems.sudoku.shapes import Shape
+>>> shape = Shape.standard(4)
+>>> p = prepared(shape)
+>>> p.count(forced(shape, bytes([1, 0, 0, 0] + [0] * 12)))
+72
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Literal
+
+import dlx
+
+from .shapes import Placement, Shape
+
+__all__ = ["full_problem", "prepared", "forced", "values_of"]
+
+_Engine = Literal["auto", "c", "python"]
+
+
+def full_problem(shape: Shape) -> dlx.ExactCover:
+    """The shape's whole matrix: an option per cell and digit, cells in order."""
+    t = shape.tables()
+    n = t.n
+    options: dict[Hashable, tuple[Hashable, ...]] = {
+        t.labels[i][d]: t.items[i][d] for i in range(n * n) for d in range(1, n + 1)}
+    return dlx.ExactCover(options, secondary=t.secondary, primary=t.primary)
+
+
+def prepared(shape: Shape, engine: _Engine | None = None) -> dlx.Prepared:
+    """The full matrix of ``shape`` laid out for searches under givens, built once per
+    shape and engine (``engine`` as for every dlx view; None: ``DLX_ENGINE``, else auto)."""
+    cache = shape.tables().core
+    found = cache.get(engine)
+    if found is None:
+        found = cache[engine] = dlx.Prepared(full_problem(shape), engine=engine)
+    return found
+
+
+def forced(shape: Shape, values: Sequence[int]) -> list[Placement]:
+    """The options of the givens in ``values`` (a value per cell, 0 blank), in cell order."""
+    labels = shape.tables().labels
+    return [labels[i][v] for i, v in enumerate(values) if v]
+
+
+def values_of(solution: Iterable[Placement], n: int) -> list[int]:
+    """The cell values of a solution of the full matrix (a digit per cell)."""
+    values = [0] * (n * n)
+    for r, c, d in solution:
+        values[r * n + c] = d
+    return values
