@@ -111,6 +111,7 @@ typedef struct {
     int *U, *D, *TOP, *COL, *OPT;   /* M */
     Node *nodes;        /* M: the node layout every search starts from */
     int *W;             /* the option walks (see hide) */
+    int *first;         /* per option: its first node in a primary item (forced options) */
 } TableObject;
 
 static PyTypeObject Table_Type;
@@ -233,11 +234,17 @@ build_layout(TableObject *t)
         option_nodes += t->TOP[k] > 0;
     t->nodes = (Node *)PyMem_Malloc((size_t)M * sizeof(Node));
     t->W = (int *)PyMem_Malloc((2 * option_nodes + 1) * sizeof(int));
+    t->first = (int *)PyMem_Malloc(((size_t)t->n_options + 1) * sizeof(int));
     int *at = (int *)PyMem_Malloc(((size_t)M + 1) * sizeof(int));  /* length -> walk start */
-    if (t->nodes == NULL || t->W == NULL || at == NULL) {
+    if (t->nodes == NULL || t->W == NULL || t->first == NULL || at == NULL) {
         PyMem_Free(at);
         return -1;
     }
+    for (int o = 0; o < t->n_options; o++)
+        t->first[o] = -1;
+    for (int k = M - 1; k > N + 1; k--)       /* the last write per option is its first */
+        if (t->TOP[k] > 0 && t->TOP[k] <= N1)
+            t->first[t->OPT[k]] = k;
     for (int k = 0; k < M; k++) {
         t->nodes[k].u = OFF(t->U[k]);
         t->nodes[k].d = OFF(t->D[k]);
@@ -370,6 +377,7 @@ Table_dealloc(TableObject *t)
     PyMem_Free(t->block);
     PyMem_Free(t->nodes);
     PyMem_Free(t->W);
+    PyMem_Free(t->first);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -440,6 +448,22 @@ run_alloc(Run *r, const TableObject *t, int bb)
     r->best_score = -INFINITY;
     r->budget = r->limit = -1;
     return 0;
+}
+
+/* Put the links back as the table lays them out (after a search of a batch):
+   copying them is cheaper than undoing a deep search step by step. */
+static void
+run_reset(Run *r)
+{
+    const TableObject *t = r->t;
+    memcpy(r->nd, t->nodes, (size_t)t->M * sizeof(Node));
+    memcpy(r->LL, t->LL, (size_t)(t->N + 2) * sizeof(int));
+    memcpy(r->RL, t->RL, (size_t)(t->N + 2) * sizeof(int));
+    if (t->colored)
+        memcpy(r->COL, t->COL, (size_t)t->M * sizeof(int));
+    r->zeros = t->zeros;
+    r->level = 0;
+    r->resume = RESUME_ENTER;
 }
 
 /* Start counting a search whose root is the current level (after the forced
@@ -895,28 +919,9 @@ available(const Run *r, int f)
     return 1;
 }
 
-/* Undo every level below the current one, and the current level's covered item
-   when the loop stopped at X5: the links are as the table's layout again. */
-static void
-unwind(Run *r)
-{
-    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
-    const int colored = r->t->colored;
-    if (r->resume == RESUME_X5)
-        uncover(&c, r->i, colored);
-    while (r->level > 0) {
-        r->level--;
-        int xl = r->x[r->level];
-        uncommit_option(&c, xl, colored);
-        uncover(&c, IDX(AT(r->nd, xl)->t), colored);
-    }
-    r->resume = RESUME_ENTER;
-    r->zeros = c.zeros;
-}
-
 /* X1 for forced options: choose each (its node f, in its first primary item) as
-   the search would, cover f's item and commit the others.  Returns 0, having
-   undone them all, when one clashes with an earlier one. */
+   the search would, cover f's item and commit the others.  Returns 0 when one
+   clashes with an earlier one (the links are then half changed: reset them). */
 static int
 place_forced(Run *r, const int *forced, int n)
 {
@@ -926,8 +931,6 @@ place_forced(Run *r, const int *forced, int n)
         int f = forced[k];
         if (r->level > r->N1 || !available(r, f)) {
             r->zeros = c.zeros;
-            r->resume = RESUME_ENTER;
-            unwind(r);
             return 0;
         }
         r->x[r->level] = f;
@@ -943,16 +946,22 @@ place_forced(Run *r, const int *forced, int n)
     return 1;
 }
 
-/* The option indices of x[0..n). */
+/* The options of x[0..n): their labels (a tuple, one per option), or with labels
+   None their indices. */
 static PyObject *
-options_of(const Run *r, const int *xs, int n)
+options_of(const Run *r, const int *xs, int n, PyObject *labels)
 {
     PyObject *out = PyTuple_New(n);
     if (out == NULL)
         return NULL;
     for (int k = 0; k < n; k++) {
-        PyObject *o = PyLong_FromLong(r->OPT[IDX(xs[k])]);
-        if (o == NULL) {
+        int opt = r->OPT[IDX(xs[k])];
+        PyObject *o;
+        if (labels != Py_None) {
+            o = PyTuple_GET_ITEM(labels, opt);
+            Py_INCREF(o);
+        }
+        else if ((o = PyLong_FromLong(opt)) == NULL) {
             Py_DECREF(out);
             return NULL;
         }
@@ -961,11 +970,12 @@ options_of(const Run *r, const int *xs, int n)
     return out;
 }
 
-/* Read a sequence of node indices (of forced options) into offsets. */
+/* Read a sequence of option indices (forced options) into the node offsets where
+   the search places them: each option's first node in a primary item. */
 static int
 read_forced(const TableObject *t, PyObject *seq, int **out, int *n)
 {
-    PyObject *fast = PySequence_Fast(seq, "forced must be a sequence of nodes");
+    PyObject *fast = PySequence_Fast(seq, "forced must be a sequence of option indices");
     if (fast == NULL)
         return -1;
     Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
@@ -976,14 +986,15 @@ read_forced(const TableObject *t, PyObject *seq, int **out, int *n)
         return -1;
     }
     for (Py_ssize_t k = 0; k < m; k++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
-        if (v == -1 && PyErr_Occurred())
+        long o = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+        if (o == -1 && PyErr_Occurred())
             goto bad;
-        if (v <= t->N || v >= t->M || t->TOP[v] <= 0 || t->TOP[v] > t->N1) {
-            PyErr_Format(PyExc_ValueError, "forced node %ld is not a node of a primary item", v);
+        if (o < 0 || o >= t->n_options || t->first[o] < 0) {
+            PyErr_Format(PyExc_ValueError, "forced option %ld is not an option with a primary"
+                         " item", o);
             goto bad;
         }
-        f[k] = OFF((int)v);
+        f[k] = OFF(t->first[o]);
     }
     Py_DECREF(fast);
     *out = f;
@@ -1463,12 +1474,17 @@ enum { BATCH_DONE, BATCH_CLASH, BATCH_BUDGET };
 static PyObject *
 Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"forced_sets", "limit", "max_nodes", NULL};
-    PyObject *sets;
+    static char *kwlist[] = {"forced_sets", "limit", "max_nodes", "labels", NULL};
+    PyObject *sets, *labels = Py_None;
     long long limit = 1, max_nodes = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|LL:batch", kwlist, &sets, &limit,
-                                     &max_nodes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|LLO:batch", kwlist, &sets, &limit,
+                                     &max_nodes, &labels))
         return NULL;
+    if (labels != Py_None && (!PyTuple_Check(labels)
+                              || PyTuple_GET_SIZE(labels) != t->n_options)) {
+        PyErr_SetString(PyExc_ValueError, "labels must be a tuple of one label per option");
+        return NULL;
+    }
     PyObject *fast = PySequence_Fast(sets, "forced_sets must be a sequence of sequences");
     if (fast == NULL)
         return NULL;
@@ -1532,6 +1548,7 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
         double began = monotonic_seconds();
         first_len[k] = -1;
         if (!place_forced(r, all + start[k], (int)(start[k + 1] - start[k]))) {
+            run_reset(r);
             found[k] = nodes_of[k] = 0;
             status[k] = BATCH_CLASH;
             secs[k] = monotonic_seconds() - began;
@@ -1562,9 +1579,7 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
             first_len[k] = r->best_len;
             memcpy(first, r->best_x, (size_t)r->best_len * sizeof(int));
         }
-        unwind(r);
-        if (r->zeros != t->zeros || r->RL[0] != t->RL[0] || r->LL[0] != t->LL[0])
-            broken = 1;
+        run_reset(r);
         secs[k] = monotonic_seconds() - began;
     }
     PyEval_RestoreThread(ts);
@@ -1585,7 +1600,7 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
             Py_INCREF(sol);
         }
         else {
-            sol = options_of(r, firsts + k * ((size_t)t->N1 + 1), first_len[k]);
+            sol = options_of(r, firsts + k * ((size_t)t->N1 + 1), first_len[k], labels);
         }
         PyObject *item = sol == NULL ? NULL : Py_BuildValue("(LLNid)", found[k], nodes_of[k],
                                                             sol, status[k], secs[k]);
@@ -1626,11 +1641,13 @@ Table_get_colored(TableObject *t, void *closure)
 
 static PyMethodDef Table_methods[] = {
     {"batch", (PyCFunction)(void (*)(void))Table_batch, METH_VARARGS | METH_KEYWORDS,
-     "batch(forced_sets, limit=1, max_nodes=-1) -> [(count, nodes, first, status, seconds)]\n\n"
-     "Search under each set of forced nodes without the GIL: count is the number of\n"
-     "solutions found up to limit, nodes the search's nodes, first the option indices of\n"
-     "the first solution or None, status 0 (done), 1 (the forced options clash) or 2\n"
-     "(the node budget ran out), seconds the time it took."},
+     "batch(forced_sets, limit=1, max_nodes=-1, labels=None)\n"
+     "    -> [(count, nodes, first, status, seconds), ...]\n\n"
+     "Search under each set of forced options (option indices) without the GIL: count\n"
+     "is the number of solutions found up to limit, nodes the search's nodes, first the\n"
+     "first solution (its labels, with labels a tuple of one per option, else its option\n"
+     "indices) or None, status 0 (done), 1 (the forced options clash) or 2 (the node\n"
+     "budget ran out), seconds the time it took."},
     {NULL},
 };
 

@@ -267,9 +267,9 @@ class Links:
                                   " chosen and cannot be forced")
         raise ExactCoverError(f"forced option {label!r} is not an option of the problem")
 
-    def forced_nodes(self, labels: Iterable[Hashable]) -> list[int]:
-        """For each label, the node of its option in its first primary item: where the
-        search places a forced option (as if it had chosen that item)."""
+    def forced_options(self, labels: Iterable[Hashable]) -> list[int]:
+        """The option index of each label (ExactCoverError for a label that is not an
+        option with a primary item, or for a string instead of a list)."""
         if isinstance(labels, (str, bytes)):
             raise ExactCoverError(f"forced must be a list of option labels, not the string"
                                   f" {labels!r}")
@@ -278,12 +278,18 @@ class Links:
         except TypeError:
             raise ExactCoverError(f"forced must be a list of option labels, not"
                                   f" {type(labels).__name__}") from None
+        index = self.option_index
+        return [index(label) for label in chosen]
+
+    def first_primary(self, options: Iterable[int]) -> list[int]:
+        """For each option index, its first node in a primary item: where the search
+        places a forced option (as if it had chosen that item)."""
         first = self._shared.get("first_primary")
         if first is None:
             top, n1 = self.TOP, self.N1
             first = self._shared["first_primary"] = [
                 next(q for q in nodes if top[q] <= n1) for nodes in self.option_nodes]
-        return [first[self.option_index(label)] for label in chosen]
+        return [first[o] for o in options]
 
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The dynamic lists as tuples, to compare a table before and after a search."""

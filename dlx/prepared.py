@@ -122,15 +122,27 @@ class Prepared:
         return is_unique(self.problem, forced=forced, max_nodes=max_nodes, timeout=timeout,
                          stats=stats, engine=self.engine)
 
+    @property
+    def labels(self) -> tuple[Hashable, ...]:
+        """The labels of the options a search can choose (those with a primary item),
+        in order: option index k of :meth:`batch` with ``indices=True`` is label
+        ``labels[k]``."""
+        labels = self._links._shared.get("label_tuple")
+        if labels is None:
+            labels = self._links._shared["label_tuple"] = tuple(self._links.labels)
+        return labels  # type: ignore[no-any-return]
+
     def batch(self, forced_sets: Iterable[Iterable[Hashable]], *, limit: int | None = 1,
-              max_nodes: int | None = None) -> list[Answer]:
+              max_nodes: int | None = None, indices: bool = False) -> list[Answer]:
         """Search under every set of forced options: an :class:`Answer` each, in order.
 
         ``limit`` solutions at most per set (None: all); ``max_nodes`` is a node
         budget per set (its :attr:`Answer.out_of_budget` says when it ran out).
-        On the compiled core the whole batch runs without the GIL; Ctrl-C stops
-        it (KeyboardInterrupt).  The answers, node counts and budgets are those
-        of :func:`dlx.count` with ``forced=`` each set.
+        With ``indices=True`` the sets hold option indices (positions in
+        :attr:`labels`) and :attr:`Answer.first` gives option indices too: no
+        label is looked up.  On the compiled core the whole batch runs without the
+        GIL; Ctrl-C stops it (KeyboardInterrupt).  The answers, node counts and
+        budgets are those of :func:`dlx.count` with ``forced=`` each set.
 
         >>> import dlx
         >>> p = dlx.Prepared(dlx.ExactCover({"x": ["a"], "y": ["b"], "xy": ["a", "b"]}))
@@ -139,6 +151,8 @@ class Prepared:
         Answer(found=2, first=('x', 'y'), nodes=4, clash=False, out_of_budget=False, seconds=...)
         Answer(found=1, first=('y', 'x'), nodes=2, clash=False, out_of_budget=False, seconds=...)
         Answer(found=0, first=None, nodes=0, clash=True, out_of_budget=False, seconds=...)
+        >>> p.labels, p.batch([[2]], indices=True)[0].first
+        (('x', 'y', 'xy'), (2,))
         """
         for name, value in (("limit", limit), ("max_nodes", max_nodes)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
@@ -146,36 +160,44 @@ class Prepared:
                 raise ExactCoverError(f"{name} must be a positive whole number or None,"
                                       f" not {value!r}")
         links = self._links
-        node_sets = [links.forced_nodes(labels) for labels in forced_sets]
+        if indices:
+            option_sets = forced_sets if isinstance(forced_sets, list) else list(forced_sets)
+        else:
+            option_sets = [links.forced_options(labels) for labels in forced_sets]
         if self._on_core():
-            return self._batch_core(node_sets, limit, max_nodes)
-        return [self._search_pure(nodes, limit, max_nodes) for nodes in node_sets]
-
-    def _batch_core(self, node_sets: list[list[int]], limit: int | None,
-                    max_nodes: int | None) -> list[Answer]:
-        labels = self._links.labels
-        table = _engine.table(self._links)
-        out: list[Answer] = []
-        for found, nodes, options, status, seconds in table.batch(
-                node_sets, limit=-1 if limit is None else limit,
-                max_nodes=-1 if max_nodes is None else max_nodes):
-            sol = None if options is None else tuple([labels[o] for o in options])
-            out.append(Answer(found, sol, nodes, status == 1, status == 2, seconds))
+            try:
+                answers = _engine.table(links).batch(
+                    option_sets, limit=-1 if limit is None else limit,
+                    max_nodes=-1 if max_nodes is None else max_nodes,
+                    labels=None if indices else self.labels)
+            except (TypeError, ValueError) as e:        # a bad option index
+                raise ExactCoverError(str(e)) from None
+            return [Answer(found, first, nodes, status == 1, status == 2, seconds)
+                    for found, nodes, first, status, seconds in answers]
+        n = len(links.labels)
+        out = []
+        for options in option_sets:
+            options = list(options)
+            for o in options:
+                if isinstance(o, bool) or not isinstance(o, int) or not 0 <= o < n:
+                    raise ExactCoverError(f"forced option index {o!r} is not in 0..{n - 1}")
+            out.append(self._search_pure(options, limit, max_nodes, indices))
         return out
 
-    def _search_pure(self, nodes: Sequence[int], limit: int | None,
-                     max_nodes: int | None) -> Answer:
+    def _search_pure(self, options: Sequence[int], limit: int | None, max_nodes: int | None,
+                     indices: bool) -> Answer:
         began = time.perf_counter()
         stats = Stats()
         found = 0
         sol: tuple[Hashable, ...] | None = None
-        search = run(self._links.copy(), "solutions", stats=stats, max_nodes=max_nodes,
-                     forced=nodes)
+        links = self._links
+        search = run(links.copy(), "solutions", stats=stats, max_nodes=max_nodes,
+                     forced=links.first_primary(options))
         try:
             for labels in search:
                 found += 1
                 if sol is None:
-                    sol = labels
+                    sol = tuple([links.option_index(x) for x in labels]) if indices else labels
                 if found == limit:
                     break
         except BudgetExceeded:

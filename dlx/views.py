@@ -85,7 +85,7 @@ class _Request:
         self.stats = Stats() if stats is None else stats
         self.heuristic = heuristic
         self.progress = progress
-        self.forced = self.links.forced_nodes(forced)
+        self.forced = self.links.forced_options(forced)     # option indices
         use_core = _engine.select(engine)
         self.core = (use_core and not python_only and not callable(heuristic)
                      and _engine.fits(self.links))
@@ -94,7 +94,7 @@ class _Request:
         """The pure engine's search on a private copy of the links."""
         return run(self.links.copy(), mode, stats=self.stats, max_nodes=self.max_nodes,
                    timeout=self.timeout, heuristic=self.heuristic, progress=self.progress,
-                   forced=self.forced, **extra)
+                   forced=self.links.first_primary(self.forced), **extra)
 
 
 def _check_positive(value: int | None, name: str) -> None:

@@ -14,7 +14,7 @@ import dlx
 
 from .errors import SudokuFormatError
 from .grid import Grid, PuzzleLike, as_grid
-from .matrix import forced, prepared, values_of
+from .matrix import indices, prepared
 from .notations import _BYTE_OF_VALUE, _CELL_OF_BYTE
 from .shapes import _SIZE_OF_COUNT, Shape, _expected_size
 from .verdicts import _BY_COUNT, Verdict
@@ -326,12 +326,13 @@ def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
     givens of each puzzle forced, in one batch per group."""
     for group in groups:
         shape = group.shape
-        n = shape.size
-        m = n * n
+        m = shape.size ** 2
         blob = group.blob
-        puzzles = [blob[j:j + m] for j in range(0, len(blob), m)]
-        answers = prepared(shape, engine).batch([forced(shape, p) for p in puzzles],
-                                                limit=limit, max_nodes=max_nodes)
+        ix = indices(shape)
+        forced = ix.forced
+        answers = prepared(shape, engine).batch(
+            [forced(blob[j:j + m]) for j in range(0, len(blob), m)],
+            limit=limit, max_nodes=max_nodes, indices=True)
         out = bytearray(blob)
         for j, a in enumerate(answers):
             group.codes.append(_CLASH if a.clash else _OUT_OF_BUDGET if a.out_of_budget
@@ -339,5 +340,5 @@ def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
             group.nodes.append(a.nodes)
             group.seconds.append(a.seconds)
             if a.first is not None:
-                out[j * m:(j + 1) * m] = bytes(values_of(a.first, n))  # type: ignore[arg-type]
+                out[j * m:(j + 1) * m] = ix.values(a.first)  # type: ignore[arg-type]
         group.solutions = bytes(out)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Union
 
 from .errors import SudokuFormatError
-from .notations import _one_line, _parse_cells
+from .notations import _CELL_OF_BYTE, _one_line, _parse_cells
 from .render import _pretty, _rich_text
 from .shapes import _COUNTS_TEXT, _SIZE_OF_COUNT, SIZES, Shape, _check_box
 
@@ -96,6 +96,9 @@ class Grid:
         """
         if not isinstance(text, str):
             raise SudokuFormatError(f"expected text, got {type(text).__name__}")
+        quick = _one_line_values(text, box, shape)
+        if quick is not None:
+            return cls._make(*quick)
         return _parse_lines(list(enumerate(text.splitlines(), 1)), box, shape)
 
     # -- views
@@ -124,7 +127,7 @@ class Grid:
         """Which cells were given in the puzzle (for a parsed puzzle: the filled ones)."""
         if self._givens is not None:
             return self._givens
-        return tuple(v != 0 for v in self._values)
+        return tuple(map(bool, self._values))
 
     @property
     def rows(self) -> tuple[tuple[int, ...], ...]:
@@ -173,6 +176,27 @@ class Grid:
     def __rich__(self) -> Any:
         """A rich ``Text`` of :meth:`pretty` with the givens in bold."""
         return _rich_text(self._values, self.size, self.box, self.givens)
+
+
+def _one_line_values(text: str, box: tuple[int, int] | None,
+                     shape: Shape | None) -> tuple[tuple[int, ...], Shape] | None:
+    """The common case fast: one line of exactly N*N cell characters (N at most 35).
+    None for anything else, which the full parser reads (or reports)."""
+    s = text.strip()
+    n = shape.size if shape is not None else _SIZE_OF_COUNT.get(len(s), 0)
+    if not n or n > 35 or len(s) != n * n or not s.isascii():
+        return None
+    cells = s.encode("ascii").translate(_CELL_OF_BYTE)
+    if cells.translate(None, bytes(range(n + 1))):
+        return None                         # a character that is no cell of this size
+    if shape is None:
+        try:
+            shape = Shape.standard(n, box)
+        except ValueError:
+            return None                     # the full parser says why
+    elif box is not None and tuple(box) != shape.box:
+        return None
+    return tuple(cells), shape
 
 
 def _parse_lines(lines: list[tuple[int, str]], box: tuple[int, int] | None,

@@ -27,7 +27,7 @@ import dlx
 
 from .shapes import Placement, Shape
 
-__all__ = ["full_problem", "prepared", "forced", "values_of"]
+__all__ = ["full_problem", "prepared", "forced", "values_of", "Indices"]
 
 _Engine = Literal["auto", "c", "python"]
 
@@ -48,7 +48,61 @@ def prepared(shape: Shape, engine: _Engine | None = None) -> dlx.Prepared:
     found = cache.get(engine)
     if found is None:
         found = cache[engine] = dlx.Prepared(full_problem(shape), engine=engine)
-    return found
+    return found  # type: ignore[no-any-return]
+
+
+class Indices:
+    """The full matrix's option indices (:attr:`dlx.Prepared.labels`) by cell and digit,
+    for batches that pass indices instead of labels (no label is made or looked up).
+
+    >>> from problems.sudoku.shapes import Shape
+    >>> ix = Indices(Shape.standard(4))
+    >>> ix.forced(bytes([0, 3] + [0] * 14)), ix.cell[6], ix.digit[6]
+    ([6], 1, 3)
+    """
+
+    __slots__ = ("n", "of", "base", "cell", "digit", "cell_major")
+
+    def __init__(self, shape: Shape) -> None:
+        n = self.n = shape.size
+        labels = prepared(shape).labels
+        self.of = [[0] * (n + 1) for _ in range(n * n)]     # of[cell][digit] -> index
+        self.cell = [0] * len(labels)                        # index -> cell
+        self.digit = bytearray(len(labels))                  # index -> digit
+        for k, (r, c, d) in enumerate(labels):
+            self.of[r * n + c][d] = k
+            self.cell[k] = r * n + c
+            self.digit[k] = d
+        # options in cell order, digits in order: the index of (cell, d) is base[cell] + d,
+        # and a solution's indices, sorted, are its cells in order
+        self.base = [of[1] - 1 for of in self.of]
+        self.cell_major = all(self.of[i][d] == self.base[i] + d
+                              for i in range(n * n) for d in range(1, n + 1))
+
+    def forced(self, values: Sequence[int]) -> list[int]:
+        """The option indices of the givens in ``values``, in cell order."""
+        if self.cell_major:
+            return [b + v for b, v in zip(self.base, values) if v]
+        of = self.of
+        return [of[i][v] for i, v in enumerate(values) if v]
+
+    def values(self, solution: Iterable[int]) -> bytes:
+        """The cell values of a solution of the full matrix, given as option indices."""
+        if self.cell_major:
+            return bytes(map(self.digit.__getitem__, sorted(solution)))
+        out = bytearray(self.n * self.n)
+        for k in solution:
+            out[self.cell[k]] = self.digit[k]
+        return bytes(out)
+
+
+def indices(shape: Shape) -> Indices:
+    """The :class:`Indices` of ``shape``, built once."""
+    cache = shape.tables().core
+    found = cache.get("indices")
+    if found is None:
+        found = cache["indices"] = Indices(shape)
+    return found  # type: ignore[no-any-return]
 
 
 def forced(shape: Shape, values: Sequence[int]) -> list[Placement]:

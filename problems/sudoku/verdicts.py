@@ -14,7 +14,7 @@ from typing import NamedTuple
 import dlx
 
 from .grid import Grid, PuzzleLike, as_grid
-from .matrix import forced, prepared, values_of
+from .matrix import forced, indices, prepared, values_of
 from .shapes import Shape, Unit
 
 __all__ = ["Verdict", "Clash", "explain", "is_legal", "solve", "solutions", "count", "classify"]
@@ -98,24 +98,46 @@ def _solved(solution: tuple[object, ...], puzzle: Grid) -> Grid:
     return Grid._make(tuple(values), puzzle.shape, puzzle.givens)
 
 
+def _search(g: Grid, limit: int | None, max_nodes: int | None,
+            stats: dlx.Stats | None) -> tuple[int, Grid | None]:
+    """Search ``g`` up to ``limit`` solutions: (how many, the first as a Grid or None).
+
+    Without ``stats`` this is a batch of one on the prepared matrix (option indices,
+    no label made): the per-puzzle call costs little more than a puzzle of a batch."""
+    shape = g.shape
+    if stats is None:
+        ix = indices(shape)
+        (answer,) = prepared(shape).batch([ix.forced(g.values)], limit=limit,
+                                          max_nodes=max_nodes, indices=True)
+        first = None if answer.first is None else \
+            Grid._make(tuple(ix.values(answer.first)), shape, g.givens)  # type: ignore[arg-type]
+        if answer.out_of_budget:
+            raise dlx.BudgetExceeded(max_nodes, answer.found)
+        return answer.found, first
+    found, grid = 0, None
+    for sol in prepared(shape).solutions(forced(shape, g.values), limit=limit,
+                                         max_nodes=max_nodes, stats=stats):
+        found += 1
+        if grid is None:
+            grid = _solved(sol, g)
+    return found, grid
+
+
 def solve(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None, shape: Shape | None = None,
           max_nodes: int | None = None, stats: dlx.Stats | None = None) -> Grid | None:
     """The first solution, or None when there is none (it need not be unique).
 
     Every search of this module runs on the shape's full matrix, laid out once,
     with the givens as forced options (:mod:`problems.sudoku.matrix`); ``stats``
-    describe the search below the givens.
+    describe the search below the givens.  Givens that clash (an illegal puzzle)
+    are forced options that clash: no solution, and nothing is searched.
 
     >>> print(solve("1..." "..3." ".4.." "...2"))
     1324423124133142
     >>> solve("11" + "." * 14) is None
     True
     """
-    g = as_grid(puzzle, box, shape)
-    if not _legal(g):
-        return None
-    sol = prepared(g.shape).first(forced(g.shape, g.values), max_nodes=max_nodes, stats=stats)
-    return None if sol is None else _solved(sol, g)
+    return _search(as_grid(puzzle, box, shape), 1, max_nodes, stats)[1]
 
 
 def solutions(puzzle: PuzzleLike, limit: int | None = None, *,
@@ -127,8 +149,6 @@ def solutions(puzzle: PuzzleLike, limit: int | None = None, *,
     ['1234341221434321', '1234341223414123']
     """
     g = as_grid(puzzle, box, shape)
-    if not _legal(g):
-        return
     for sol in prepared(g.shape).solutions(forced(g.shape, g.values), limit=limit,
                                            max_nodes=max_nodes, stats=stats):
         yield _solved(sol, g)
@@ -142,11 +162,7 @@ def count(puzzle: PuzzleLike, limit: int | None = None, *,
     >>> count("1..." "..3." ".4.." "...."), count("." * 81, limit=5)
     (3, 5)
     """
-    g = as_grid(puzzle, box, shape)
-    if not _legal(g):
-        return 0
-    return prepared(g.shape).count(forced(g.shape, g.values), limit=limit, max_nodes=max_nodes,
-                                   stats=stats)
+    return _search(as_grid(puzzle, box, shape), limit, max_nodes, stats)[0]
 
 
 def classify(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
@@ -160,8 +176,7 @@ def classify(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     ['Unique', 'Ambiguous', 'Illegal']
     """
     g = as_grid(puzzle, box, shape)
-    if not _legal(g):
+    found = _search(g, 2, max_nodes, stats)[0]
+    if found == 0 and not _legal(g):
         return Verdict.ILLEGAL
-    found = prepared(g.shape).count(forced(g.shape, g.values), limit=2, max_nodes=max_nodes,
-                                    stats=stats)
     return _BY_COUNT[found]
