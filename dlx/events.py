@@ -50,10 +50,13 @@ class Stats:
         return len(self.profile) - 1
 
     def __str__(self) -> str:
-        return (
-            f"{self.nodes:,} nodes, {self.updates:,} updates, {self.solutions:,} solutions,"
-            f" depth {self.max_level}"
-        )
+        return (f"{_plural(self.nodes, 'node')}, {_plural(self.updates, 'update')},"
+                f" {_plural(self.solutions, 'solution')}, depth {self.max_level}")
+
+
+def _plural(n: int, word: str) -> str:
+    """``1 node``, ``2 nodes``, ``1,024 nodes``."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 class Event:

@@ -362,8 +362,6 @@ def _name_fault(name: object) -> str | None:
     bad = _NOT_TEXT.search(name)
     if bad:
         return f"it contains the {_describe(bad.group())}"
-    if _BOM in name:
-        return "it contains a byte-order mark (U+FEFF)"
     return None
 
 
@@ -427,6 +425,11 @@ not a str (names and colours must be non-empty str without blanks, ':' or '|')
             "a problem without primary items can't be written in DLX format"
             " (its item line would start with '|', which makes it a comment)"
         )
+    first = problem.primary[0]
+    if isinstance(first, str) and first.startswith(_BOM):
+        raise ExactCoverError(
+            f"item {first!r} can't be written in DLX format as the first item: a byte-order"
+            " mark (U+FEFF) that starts a file is not read as part of a name")
     item_line = " ".join(str(item) for item in problem.primary)
     if problem.secondary:
         item_line += " | " + " ".join(str(item) for item in problem.secondary)

@@ -433,3 +433,11 @@ def test_whatever_writes_reads_back(p):
     except ExactCoverError:
         assume(False)
     assert_round_trip(p)
+
+
+def test_a_byte_order_mark_inside_a_name_round_trips():
+    p = ExactCover({"o": ["a\ufeffb", "c"]})
+    back = read_dlx(write_dlx(p))
+    assert back.primary == p.primary and list(back.options.values()) == [("a\ufeffb", "c")]
+    with pytest.raises(ExactCoverError, match="byte-order mark"):
+        write_dlx(ExactCover({"o": ["\ufeffa"]}))

@@ -322,7 +322,7 @@ def test_forced_options_search_exactly_the_subtree_below_them(p, data):
     before = links.snapshot()
     s = dlx.Stats()
     got = list(run(links, "solutions", stats=s, max_nodes=BUDGET,
-                   forced=links.forced_nodes(forced)))
+                   forced=links.first_primary(links.forced_options(forced))))
     assert got == want and (s.nodes, s.profile) == (nodes, profile)
     assert links.snapshot() == before
     assert dlx.count(p, forced=forced, max_nodes=BUDGET) == len(want)
