@@ -467,7 +467,8 @@ run_reset(Run *r)
 }
 
 /* Start counting a search whose root is the current level (after the forced
-   options): one node, at level `base`. */
+   options): one node, at level `base`; r->updates holds the root's own (see
+   place_forced). */
 static void
 run_start(Run *r)
 {
@@ -476,7 +477,7 @@ run_start(Run *r)
     r->profile[r->base] = 1;
     r->plen = r->base + 1;
     r->nodes = 1;
-    r->updates = r->solutions = 0;
+    r->solutions = 0;
     r->have_best = 0;
     r->best_score = -INFINITY;
     r->resume = RESUME_ENTER;
@@ -920,30 +921,56 @@ available(const Run *r, int f)
 }
 
 /* X1 for forced options: choose each (its node f, in its first primary item) as
-   the search would, cover f's item and commit the others.  Returns 0 when one
-   clashes with an earlier one (the links are then half changed: reset them). */
+   the search would: cover f's item and commit the others.  The search below them
+   counts, as its root, the step that placed the last one: its commit, with early
+   failure, as X5 commits a tried option (dlx.search.run does the same).  Returns
+   PLACED; CLASH when an option clashes with an earlier one; DEAD when the last one
+   fails early (one node, nothing below).  After CLASH or DEAD the links are half
+   changed: reset them. */
+enum { PLACED, CLASH, DEAD };
+
 static int
 place_forced(Run *r, const int *forced, int n)
 {
     Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
     const int colored = r->t->colored;
-    for (int k = 0; k < n; k++) {
-        int f = forced[k];
+    long long k = 0;
+    for (int j = 0; j < n; j++) {
+        int f = forced[j];
         if (r->level > r->N1 || !available(r, f)) {
             r->zeros = c.zeros;
-            return 0;
+            return CLASH;
+        }
+        if (j == n - 1 && c.zeros == 0) {
+            /* the last one goes in through the item the search would choose here (when
+               it has one), so that its commit is the one the plain search makes */
+            const char *nd = (const char *)r->nd;
+            int h = OFF(r->heuristic ? r->RL[0] : choose_mrv(r->RL, nd));
+            for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
+                if (AT(nd, q)->t == h) {
+                    f = q;
+                    break;
+                }
         }
         r->x[r->level] = f;
         cover(&c, IDX(AT(r->nd, f)->t), colored);
-        const char *nd = (const char *)r->nd;
-        for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
-            commit(&c, q, colored);
+        if (j < n - 1) {
+            const char *nd = (const char *)r->nd;
+            for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
+                commit(&c, q, colored);
+        }
+        else if ((k = commit_option(&c, f, colored)) < 0) {
+            r->zeros = c.zeros;
+            r->updates = -1 - k;
+            return DEAD;
+        }
         if (r->bb)
             r->score[r->level + 1] = r->score[r->level] + r->weight[r->OPT[IDX(f)]];
         r->level++;
     }
     r->zeros = c.zeros;
-    return 1;
+    r->updates = k;
+    return PLACED;
 }
 
 /* The options of x[0..n): their labels (a tuple, one per option), or with labels
@@ -1016,7 +1043,7 @@ typedef struct {
     PyObject *stats;         /* a dlx.Stats (or any object) or NULL */
     double *dblock;          /* branch and bound: ratios and weights */
     double deadline;         /* monotonic seconds, or 0: none */
-    int status, busy, clash;
+    int status, busy, clash, dead;
     Run run;
 } SearchObject;
 
@@ -1030,7 +1057,7 @@ sync_stats(SearchObject *S)
         return 0;
     Run *r = &S->run;
     PyObject *v;
-    v = PyLong_FromLongLong(S->clash ? 0 : r->nodes);
+    v = PyLong_FromLongLong(S->clash ? 0 : r->nodes);     /* a dead root: 1 */
     if (v == NULL || PyObject_SetAttrString(S->stats, "nodes", v) < 0)
         goto fail;
     Py_DECREF(v);
@@ -1090,7 +1117,7 @@ drive(SearchObject *S)
         PyErr_SetString(PyExc_RuntimeError, "this search is over");
         return -1;
     }
-    if (S->clash) {
+    if (S->clash || S->dead) {
         S->status = ST_DONE;
         return sync_stats(S) < 0 ? -1 : R_DONE;
     }
@@ -1112,17 +1139,19 @@ drive(SearchObject *S)
             r->pause_at = LLONG_MAX;
         }
         if (r->check_reason & CHECK_NODES) {
+            /* At X5, x_l counted but not tried: a stop here takes the count back. */
             if (S->progress != NULL) {
                 if (sync_stats(S) < 0)
-                    goto fail;
+                    goto fail_uncount;
                 PyObject *res = PyObject_CallOneArg(S->progress, S->stats ? S->stats : Py_None);
                 if (res == NULL)
-                    goto fail;
+                    goto fail_uncount;
                 Py_DECREF(res);
             }
             if (PyErr_CheckSignals() < 0)
-                goto fail;
+                goto fail_uncount;
             if (S->deadline > 0 && monotonic_seconds() > S->deadline) {
+                r->nodes--;
                 S->busy = 0;
                 S->status = ST_TIMEOUT;
                 return sync_stats(S) < 0 ? -1 : R_BUDGET;
@@ -1142,7 +1171,8 @@ drive(SearchObject *S)
         return -1;
     }
     return why;
-fail:
+fail_uncount:
+    r->nodes--;
     S->busy = 0;
     S->status = ST_FAILED;
     sync_stats_keeping_error(S);
@@ -1302,10 +1332,14 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(S);
         return NULL;
     }
-    if (!place_forced(r, f, n_forced))
-        S->clash = 1;
+    r->updates = 0;
+    int placed = place_forced(r, f, n_forced);
     PyMem_Free(f);
+    if (placed == DEAD)
+        r->level++;                  /* the root, at the level after the forced options */
     run_start(r);
+    S->clash = placed == CLASH;
+    S->dead = placed == DEAD;
     r->budget = max_nodes < 1 ? -1 : max_nodes;
     r->limit = limit < 1 ? -1 : limit;
     S->deadline = timeout > 0 ? monotonic_seconds() + timeout : 0.0;
@@ -1400,6 +1434,48 @@ Search_best(SearchObject *S, PyObject *unused)
     return Py_BuildValue("(dN)", S->run.best_score, sol);
 }
 
+/* The subtrees a search stopped at X5 has not explored (dlx.search._frontier):
+   x[level] and the options after it in its item's list, then those after x[k] in
+   theirs for k = level-1 .. base; each as the option indices of its path. */
+static PyObject *
+Search_frontier(SearchObject *S, PyObject *unused)
+{
+    const Run *r = &S->run;
+    if (S->status != ST_BUDGET && S->status != ST_TIMEOUT)
+        return PyList_New(0);
+    const char *nd = (const char *)r->nd;
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    for (int k = r->level; k >= r->base; k--) {
+        int head = k == r->level ? OFF(r->i) : AT(nd, r->x[k])->t;
+        int q = k == r->level ? r->x[k] : AT(nd, r->x[k])->d;
+        for (; q != head; q = AT(nd, q)->d) {
+            PyObject *piece = PyTuple_New(k + 1);
+            if (piece == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            for (int j = 0; j <= k; j++) {
+                PyObject *o = PyLong_FromLong(r->OPT[IDX(j < k ? r->x[j] : q)]);
+                if (o == NULL) {
+                    Py_DECREF(piece);
+                    Py_DECREF(out);
+                    return NULL;
+                }
+                PyTuple_SET_ITEM(piece, j, o);
+            }
+            if (PyList_Append(out, piece) < 0) {
+                Py_DECREF(piece);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(piece);
+        }
+    }
+    return out;
+}
+
 static PyObject *
 Search_get_status(SearchObject *S, void *closure)
 {
@@ -1432,6 +1508,9 @@ static PyMethodDef Search_methods[] = {
      "count() -> solutions found: runs to the end, the limit or the budget (mode 'count')."},
     {"best", (PyCFunction)Search_best, METH_NOARGS,
      "best() -> (score, labels) of the first best solution, or None (mode 'best')."},
+    {"frontier", (PyCFunction)Search_frontier, METH_NOARGS,
+     "frontier() -> after a stop by budget or time, the unexplored subtrees, each as the\n"
+     "option indices of its forced path, in search order ([] otherwise)."},
     {NULL},
 };
 
@@ -1547,10 +1626,13 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
         int *first = firsts + k * ((size_t)t->N1 + 1);
         double began = monotonic_seconds();
         first_len[k] = -1;
-        if (!place_forced(r, all + start[k], (int)(start[k + 1] - start[k]))) {
+        r->updates = 0;
+        int placed = place_forced(r, all + start[k], (int)(start[k + 1] - start[k]));
+        if (placed != PLACED) {
             run_reset(r);
-            found[k] = nodes_of[k] = 0;
-            status[k] = BATCH_CLASH;
+            found[k] = 0;
+            nodes_of[k] = placed == DEAD;       /* a dead root is one node */
+            status[k] = placed == CLASH ? BATCH_CLASH : BATCH_DONE;
             secs[k] = monotonic_seconds() - began;
             continue;
         }

@@ -151,9 +151,10 @@ def _budget(n: int | None) -> int:
 
 
 def _out_of_budget(req: Any, search: Any, found: Any) -> BudgetExceeded:
+    frontier = search.frontier()
     if search.status == "timeout":
-        return BudgetExceeded(None, found, req.stats, timeout=req.timeout)
-    return BudgetExceeded(req.max_nodes, found, req.stats)
+        return BudgetExceeded(None, found, req.stats, timeout=req.timeout, frontier=frontier)
+    return BudgetExceeded(req.max_nodes, found, req.stats, frontier=frontier)
 
 
 def solutions(req: Any) -> Iterator[tuple[Hashable, ...]]:

@@ -64,15 +64,19 @@ class BudgetExceeded(Exception):
     ``count``, the solutions found so far for ``solutions``, the best
     ``(score, solution)`` so far or None for ``best``), ``stats`` the search
     statistics.  ``max_nodes`` is the node budget that ran out, or None when it
-    was the ``timeout`` (seconds) that did.
+    was the ``timeout`` (seconds) that did.  ``frontier`` lists what was left to
+    explore: one tuple of forced options (labels) per unexplored subtree, in the
+    order the search would have met them; searching each with ``forced=`` and
+    adding up gives the rest of the answer and of the statistics.
     """
 
     def __init__(self, max_nodes: int | None, found: Any = None, stats: Any = None, *,
-                 timeout: float | None = None) -> None:
+                 timeout: float | None = None, frontier: Any = None) -> None:
         self.max_nodes = max_nodes
         self.timeout = timeout
         self.found = found
         self.stats = stats
+        self.frontier = frontier
         if max_nodes is None:
             what = f"time limit of {timeout:g} s" if timeout is not None else "budget"
             super().__init__(f"{what} reached before the search finished")

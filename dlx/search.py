@@ -365,14 +365,17 @@ def run(
 
     ``forced`` are nodes of options to choose first (one node per option); the
     search then explores only below that partial solution, and its statistics
-    count that subtree alone: its root, at level ``len(forced)``, is one node.
-    If a forced option clashes with the ones before it, nothing is searched
-    and nothing yielded (``stats.nodes`` stays 0).
+    count that subtree as the whole search would: its root, at level
+    ``len(forced)``, is one node, and its updates include committing the last
+    forced option (placed through the item the heuristic chooses there).  If a
+    forced option clashes with the ones before it, nothing is searched and
+    nothing yielded (``stats.nodes`` stays 0).
 
-    Raises :class:`~dlx.BudgetExceeded` (``found`` None: the views fill it in)
-    when more than ``max_nodes`` nodes would be visited or ``timeout`` seconds
-    have passed, and passes on whatever ``progress`` raises; every such stop
-    happens between two steps, after the links are restored.
+    Raises :class:`~dlx.BudgetExceeded` (``found`` None: the views fill it in;
+    ``frontier`` the unexplored subtrees as option-index tuples) when more than
+    ``max_nodes`` nodes would be visited or ``timeout`` seconds have passed, and
+    passes on whatever ``progress`` raises; every such stop happens between two
+    steps, after the links are restored.
     """
     if stats is None:
         stats = Stats()
@@ -405,20 +408,38 @@ def run(
     holding = False
     paused = True
 
-    # X1: initialise.  The links are laid out; place the forced options first.
-    for f in forced:
+    # X1: initialise.  The links are laid out; place the forced options first, as
+    # X4 and X5 would.  The search below them counts, as its root, the step that
+    # placed the last one (committing its items, with early failure), as the plain
+    # search counts trying that option.
+    for k, f in enumerate(forced):
         if not _available(t, f):
             _unwind(dance, x, level, 0, 0)
             return
+        last = k == len(forced) - 1
+        if last:
+            # the last one goes in through the item the search would choose here (when
+            # it has one), so that its commit is the one the plain search makes
+            i = 0 if dance.empty else choose(t)
+            f = next((q for q in t.ROW[f] if TOP[q] == i), f)
         x[level] = f
         dance.cover(TOP[f])
-        for q in others(t, f):
+        if last:
+            updates0 = dance.updates
+        rest = CYCLIC[f] or others(t, f)
+        for done, q in enumerate(rest, 1):
             dance.cover(TOP[q], COLOR[q])
+            if last and dance.empty and dance.dead_end_beyond(rest, done):
+                # the root is a dead end (early failure): one node, nothing below
+                nodes, deepest = 1, level + 1
+                profile[deepest] = 1
+                sync()
+                _unwind(dance, x, level, TOP[f], done)
+                return
         if bb is not None:
             score[level + 1] = score[level] + bb.weights[OPT[f]]
         level += 1
     base = deepest = level
-    updates0 = dance.updates
     nodes = profile[base] = 1
     paused = False
     try:
@@ -504,12 +525,18 @@ def run(
                 # X5: try x_l
                 if nodes == max_nodes:
                     paused = True
-                    raise BudgetExceeded(max_nodes, None, stats)
+                    sync()
+                    raise BudgetExceeded(max_nodes, None, stats,
+                                         frontier=_frontier(t, x, base, level, i))
                 nodes += 1
                 if nodes & (PROGRESS_EVERY - 1) == 0:
                     paused = True
                     sync()
-                    _check_point(stats, progress, deadline, timeout)
+                    try:
+                        _check_point(stats, progress, deadline, timeout, t, x, base, level, i)
+                    except BaseException:
+                        nodes -= 1          # stopped before trying x_l after all
+                        raise
                     paused = False
                 profile[level + 1] += 1
                 if level == deepest:
@@ -550,12 +577,32 @@ def run(
 
 
 def _check_point(stats: Stats, progress: Callable[[Stats], object] | None,
-                 deadline: float | None, timeout: float | None) -> None:
-    """Every PROGRESS_EVERY nodes: report progress, and stop if the time is up."""
+                 deadline: float | None, timeout: float | None,
+                 t: Links, x: list[int], base: int, level: int, i: int) -> None:
+    """Every PROGRESS_EVERY nodes (at X5, x_l counted but not yet tried): report
+    progress, and stop if the time is up."""
     if progress is not None:
         progress(stats)
     if deadline is not None and time.monotonic() > deadline:
-        raise BudgetExceeded(None, None, stats, timeout=timeout)
+        raise BudgetExceeded(None, None, stats, timeout=timeout,
+                             frontier=_frontier(t, x, base, level, i))
+
+
+def _frontier(t: Links, x: list[int], base: int, level: int, i: int) -> list[tuple[int, ...]]:
+    """The subtrees a search stopped at X5 (about to try x[level], an option of item
+    i) has not explored, in the order it would have: x[level] and the options after
+    it in i's list, then those after x[level-1] in its item's list, and so on up to
+    the root.  Each is the forced options (option indices) on the path to it."""
+    D, OPT, TOP = t.DLINK, t.OPT, t.TOP
+    path = [OPT[q] for q in x[:level]]
+    pieces: list[tuple[int, ...]] = []
+    for k in range(level, base - 1, -1):
+        item = i if k == level else TOP[x[k]]
+        q = x[k] if k == level else D[x[k]]
+        while q != item:
+            pieces.append((*path[:k], OPT[q]))
+            q = D[q]
+    return pieces
 
 
 def _unwind(dance: Dance, x: list[int], level: int, held: int, committed: int) -> None:

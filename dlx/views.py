@@ -11,7 +11,10 @@ same :class:`~dlx.Stats`.  Every view takes the same keywords:
 ``forced``
     Option labels to choose first: the search explores only below that partial
     solution (a clash among them means no solution).  Its statistics count that
-    subtree: its root, at level ``len(forced)``, is one node.
+    subtree as the whole search counts it: its root, at level ``len(forced)``, is
+    one node, and the updates of committing the last forced option are its own.
+    When a budget stops a search, :attr:`~dlx.BudgetExceeded.frontier` lists the
+    unexplored subtrees as such forced tuples: searching them adds up exactly.
 ``stats``, ``progress``
     A :class:`~dlx.Stats` filled in place, and a callback called with it every
     :data:`~dlx.search.PROGRESS_EVERY` nodes (an exception it raises stops the
@@ -90,6 +93,12 @@ class _Request:
         self.core = (use_core and not python_only and not callable(heuristic)
                      and _engine.fits(self.links))
 
+    def frontier(self, e: BudgetExceeded) -> None:
+        """Turn the option indices of ``e.frontier`` into labels."""
+        if e.frontier is not None:
+            labels = self.links.labels
+            e.frontier = [tuple([labels[o] for o in piece]) for piece in e.frontier]
+
     def run(self, mode: Any, **extra: Any) -> Any:
         """The pure engine's search on a private copy of the links."""
         return run(self.links.copy(), mode, stats=self.stats, max_nodes=self.max_nodes,
@@ -137,20 +146,21 @@ def solutions(
     req = _Request(problem, limit=limit, max_nodes=max_nodes, timeout=timeout, stats=stats,
                    heuristic=heuristic, progress=progress, forced=forced, engine=engine)
     search = _engine.solutions(req) if req.core else req.run("solutions")
-    return _collect(search, limit)
+    return _collect(search, req)
 
 
-def _collect(search: Iterator[tuple[Hashable, ...]], limit: int | None
+def _collect(search: Iterator[tuple[Hashable, ...]], req: _Request
              ) -> Iterator[tuple[Hashable, ...]]:
     found: list[tuple[Hashable, ...]] = []
     try:
         for sol in search:
             found.append(sol)
             yield sol
-            if len(found) == limit:
+            if len(found) == req.limit:
                 return
     except BudgetExceeded as e:
         e.found = found
+        req.frontier(e)
         raise
     finally:
         close = getattr(search, "close", None)
@@ -183,7 +193,11 @@ def count(
     req = _Request(problem, limit=limit, max_nodes=max_nodes, timeout=timeout, stats=stats,
                    heuristic=heuristic, progress=progress, forced=forced, engine=engine)
     if req.core:
-        return _engine.count(req)
+        try:
+            return _engine.count(req)
+        except BudgetExceeded as e:
+            req.frontier(e)
+            raise
     search = req.run("count")
     n = 0
     try:
@@ -193,6 +207,7 @@ def count(
                 break
     except BudgetExceeded as e:
         e.found = n
+        req.frontier(e)
         raise
     finally:
         search.close()
@@ -322,6 +337,7 @@ def best(
             result = (score, sol)
     except BudgetExceeded as e:
         e.found = None if result is None else _signed(result, sign, integral)
+        e.frontier = None           # a branch-and-bound frontier depends on the best so far
         raise
     finally:
         search.close()

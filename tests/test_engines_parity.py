@@ -9,8 +9,10 @@ two implementations.
 from __future__ import annotations
 
 import pytest
-from conftest import BUDGET
+from conftest import BUDGET, colored_problems, problems
 from helpers import PINNED, dominoes, langford, pinned_instances, queens, toy
+from hypothesis import given
+from hypothesis import strategies as st
 
 import dlx
 from dlx import engine as engines
@@ -153,3 +155,36 @@ def test_early_failure_on_long_options_agrees(n):
     s = dlx.Stats()
     dlx.count(p, stats=s)
     assert s.nodes == 2 and s.updates <= 1 + (n + 1) + 2 + n
+
+
+def _add(total: list[int], profile: list[int]) -> list[int]:
+    out = total + [0] * max(0, len(profile) - len(total))
+    for k, n in enumerate(profile):
+        out[k] += n
+    return out
+
+
+@given(st.one_of(problems(), colored_problems()), st.integers(1, 40))
+def test_a_stopped_search_hands_over_its_frontier(p, budget):
+    """Out of budget, a search lists the subtrees it has not explored (forced-option
+    tuples); searching them adds up exactly to the whole search: solutions, nodes,
+    updates, profile.  The same on both engines."""
+    for e in ENGINES:
+        whole = dlx.Stats()
+        total = dlx.count(p, stats=whole, engine=e, max_nodes=BUDGET)
+        s = dlx.Stats()
+        try:
+            found = dlx.count(p, stats=s, max_nodes=budget, engine=e)
+            assert (found, s.nodes) == (total, whole.nodes)
+            continue
+        except dlx.BudgetExceeded as stop:
+            found, frontier = stop.found, stop.frontier
+        nodes, updates, profile = s.nodes, s.updates, list(s.profile)
+        for piece in frontier:
+            ps = dlx.Stats()
+            found += dlx.count(p, forced=piece, stats=ps, engine=e, max_nodes=BUDGET)
+            nodes, updates = nodes + ps.nodes, updates + ps.updates
+            profile = _add(profile, ps.profile)
+        assert (found, nodes, updates) == (total, whole.nodes, whole.updates)
+        assert profile[:len(whole.profile)] == whole.profile and not any(
+            profile[len(whole.profile):])
