@@ -29,6 +29,7 @@ from .errors import (
     UnknownItemError,
 )
 from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
+from .formats import read_dlx, write_dlx
 from .prepared import Answer, Prepared
 from .problem import Colored, ExactCover
 from .search import SearchState
@@ -47,11 +48,3 @@ __all__ = [
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
 ]
 
-
-def __getattr__(name: str):  # noqa: ANN202 - module __getattr__
-    # The text format is loaded on first use, so `import dlx` stays minimal.
-    if name in ("read_dlx", "write_dlx"):
-        from . import formats
-
-        return getattr(formats, name)
-    raise AttributeError(f"module 'dlx' has no attribute {name!r}")

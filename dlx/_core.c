@@ -397,31 +397,24 @@ typedef struct {
     int *x;                  /* x[l]: node offset of the option tried at level l */
     long long *profile;      /* profile[l]: nodes at level l */
     int plen;                /* levels with a node: profile[0..plen) */
-    /* branch and bound */
-    int bb, integral, have_best, best_len;
-    double best_score;
-    double *score;           /* score[l]: total weight of x[0..l) */
-    const double *ratio;     /* per node: its option's weight per primary item */
-    const double *weight;    /* per option */
-    int *best_x;
+    struct Best *bb;         /* branch and bound (mode best), else NULL */
+    int *first_x, first_len; /* the first solution (batches) */
     /* counters and limits */
     long long nodes, updates, solutions, budget, limit, pause_at;
     int check_reason;
-    int keep_first;          /* keep the first solution in best_x (batches) */
+    int keep_first;          /* keep the first solution in first_x (batches) */
     /* the loop */
     int level, base, i, resume, zeros;
 } Run;
 
 static int
-run_alloc(Run *r, const TableObject *t, int bb)
+run_alloc(Run *r, const TableObject *t)
 {
     int N = t->N, N1 = t->N1, M = t->M;
     size_t nodes = (size_t)M * sizeof(Node);
     size_t ints = 2 * (size_t)(N + 2) + (size_t)M + 2 * (size_t)(N1 + 2);
     size_t longs = (size_t)N1 + 3;
-    size_t doubles = bb ? (size_t)N1 + 3 : 0;
-    char *block = (char *)PyMem_Malloc(nodes + longs * sizeof(long long)
-                                       + doubles * sizeof(double) + ints * sizeof(int));
+    char *block = (char *)PyMem_Malloc(nodes + longs * sizeof(long long) + ints * sizeof(int));
     if (block == NULL)
         return -1;
     memset(r, 0, sizeof(Run));
@@ -431,21 +424,16 @@ run_alloc(Run *r, const TableObject *t, int bb)
     r->block = block;
     r->nd = (Node *)block;
     r->profile = (long long *)(block + nodes);
-    r->score = bb ? (double *)(r->profile + longs) : NULL;
-    r->LL = (int *)(block + nodes + longs * sizeof(long long) + doubles * sizeof(double));
+    r->LL = (int *)(block + nodes + longs * sizeof(long long));
     r->RL = r->LL + (N + 2);
     r->COL = r->RL + (N + 2);
     r->x = r->COL + M;
-    r->best_x = r->x + (N1 + 2);
+    r->first_x = r->x + (N1 + 2);
     memcpy(r->nd, t->nodes, nodes);
     memcpy(r->LL, t->LL, (size_t)(N + 2) * sizeof(int));
     memcpy(r->RL, t->RL, (size_t)(N + 2) * sizeof(int));
     memcpy(r->COL, t->COL, (size_t)M * sizeof(int));
-    if (bb)
-        memset(r->score, 0, doubles * sizeof(double));
     r->zeros = t->zeros;
-    r->bb = bb;
-    r->best_score = -INFINITY;
     r->budget = r->limit = -1;
     return 0;
 }
@@ -478,8 +466,6 @@ run_start(Run *r)
     r->plen = r->base + 1;
     r->nodes = 1;
     r->solutions = 0;
-    r->have_best = 0;
-    r->best_score = -INFINITY;
     r->resume = RESUME_ENTER;
 }
 
@@ -721,31 +707,113 @@ first_empty(const int *RL, const char *nd)
     return j;
 }
 
-/* Branch and bound: an upper bound on the weight still to come (for each
-   uncovered primary item, the best weight-per-primary-item ratio among its
-   options, as dlx.search.Bound), and whether this level is hopeless. */
+/* Branch and bound (mode best; dlx.search.Bound): option weights to maximise, the
+   k best solutions so far, and the default estimate of what the uncovered items
+   can still add: for each, the best share weight / primary items among its
+   options.  Int weights are exact: shares are scaled by `scale` (so they are whole
+   numbers) and the estimate is rounded down; float weights add as doubles. */
+typedef struct Best {
+    int integral, k, found, width;  /* found: how many of the k best are known */
+    long long scale;
+    long long *iw, *ishare, *iscore, *ibest;   /* int weights: per option, node, level, k */
+    double *fw, *fshare, *fscore, *fbest;      /* float weights: the same */
+    int *bx, *blen;                            /* the k best: their choices (width each) */
+} Best;
+
+static long long
+floor_div(long long a, long long b)       /* b > 0 */
+{
+    long long q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* Is the k-th best known, and can no completion of this level's partial solution
+   beat it? */
 static int
 hopeless(const Run *r)
 {
-    if (r->best_score == -INFINITY)
+    const Best *bb = r->bb;
+    if (bb->found < bb->k)
         return 0;
     const int *RL = r->RL;
     const char *nd = (const char *)r->nd;
-    double room = 0.0;
+    long long iroom = 0;
+    double froom = 0.0;
     for (int j = RL[0]; j != 0; j = RL[j]) {
-        double m = -INFINITY;
         const int h = OFF(j);
-        for (int p = AT(nd, h)->d; p != h; p = AT(nd, p)->d)
-            if (r->ratio[IDX(p)] > m)
-                m = r->ratio[IDX(p)];
-        room += m;
+        int p = AT(nd, h)->d;
+        if (p == h)
+            return 1;                    /* an item no option can cover */
+        if (bb->integral) {
+            long long m = bb->ishare[IDX(p)];
+            for (p = AT(nd, p)->d; p != h; p = AT(nd, p)->d)
+                if (bb->ishare[IDX(p)] > m)
+                    m = bb->ishare[IDX(p)];
+            iroom += m;
+        }
+        else {
+            double m = bb->fshare[IDX(p)];
+            for (p = AT(nd, p)->d; p != h; p = AT(nd, p)->d)
+                if (bb->fshare[IDX(p)] > m)
+                    m = bb->fshare[IDX(p)];
+            froom += m;
+        }
     }
-    if (room == -INFINITY)
-        return 1;
-    const double eps = 1e-9;
-    if (r->integral)
-        room = floor(room + eps);
-    return r->score[r->level] + room <= r->best_score + eps * (1 + fabs(r->best_score));
+    int worst = bb->k - 1;
+    if (bb->integral)
+        return !(bb->iscore[r->level] + floor_div(iroom, bb->scale) > bb->ibest[worst]);
+    return !(bb->fscore[r->level] + froom > bb->fbest[worst]);
+}
+
+/* score[level + 1] = score[level] + the weight of option o. */
+static inline void
+add_weight(Best *bb, int level, int o)
+{
+    if (bb->integral)
+        bb->iscore[level + 1] = bb->iscore[level] + bb->iw[o];
+    else
+        bb->fscore[level + 1] = bb->fscore[level] + bb->fw[o];
+}
+
+/* A solution at `level`: keep it if it is among the k best so far (ties: the
+   first found stays ahead). */
+static void
+offer(Run *r, int level)
+{
+    Best *bb = r->bb;
+    int at = bb->found;
+    if (bb->integral) {
+        long long sc = bb->iscore[level];
+        if (at == bb->k && !(sc > bb->ibest[at - 1]))
+            return;
+        if (at == bb->k)
+            at--;
+        for (; at > 0 && sc > bb->ibest[at - 1]; at--) {
+            bb->ibest[at] = bb->ibest[at - 1];
+            bb->blen[at] = bb->blen[at - 1];
+            memcpy(bb->bx + (size_t)at * bb->width, bb->bx + (size_t)(at - 1) * bb->width,
+                   (size_t)bb->blen[at] * sizeof(int));
+        }
+        bb->ibest[at] = sc;
+    }
+    else {
+        double sc = bb->fscore[level];
+        if (at == bb->k && !(sc > bb->fbest[at - 1]))
+            return;
+        if (at == bb->k)
+            at--;
+        for (; at > 0 && sc > bb->fbest[at - 1]; at--) {
+            bb->fbest[at] = bb->fbest[at - 1];
+            bb->blen[at] = bb->blen[at - 1];
+            memcpy(bb->bx + (size_t)at * bb->width, bb->bx + (size_t)(at - 1) * bb->width,
+                   (size_t)bb->blen[at] * sizeof(int));
+        }
+        bb->fbest[at] = sc;
+    }
+    bb->blen[at] = level;
+    memcpy(bb->bx + (size_t)at * bb->width, r->x, (size_t)level * sizeof(int));
+    if (bb->found < bb->k)
+        bb->found++;
 }
 
 /* THE loop, resumable.  Runs without touching Python objects (the caller may
@@ -776,15 +844,11 @@ enter:
     /* X2: enter level `level` */
     if (RL[0] == 0) {
         r->solutions++;
-        if (r->bb && r->score[level] > r->best_score) {
-            r->best_score = r->score[level];
-            memcpy(r->best_x, x, (size_t)level * sizeof(int));
-            r->best_len = level;
-            r->have_best = 1;
-        }
+        if (r->bb)
+            offer(r, level);
         if (r->keep_first && r->solutions == 1) {
-            memcpy(r->best_x, x, (size_t)level * sizeof(int));
-            r->best_len = level;
+            memcpy(r->first_x, x, (size_t)level * sizeof(int));
+            r->first_len = level;
         }
         if (r->mode == MODE_SOLUTIONS || r->solutions == r->limit) {
             r->resume = RESUME_LEAVE;
@@ -867,7 +931,7 @@ x5_commit:
     }
     updates += k;
     if (r->bb)
-        r->score[level + 1] = r->score[level] + r->weight[r->OPT[IDX(xl)]];
+        add_weight(r->bb, level, r->OPT[IDX(xl)]);
     level++;
     goto enter;
 
@@ -965,7 +1029,7 @@ place_forced(Run *r, const int *forced, int n)
             return DEAD;
         }
         if (r->bb)
-            r->score[r->level + 1] = r->score[r->level] + r->weight[r->OPT[IDX(f)]];
+            add_weight(r->bb, r->level, r->OPT[IDX(f)]);
         r->level++;
     }
     r->zeros = c.zeros;
@@ -1041,7 +1105,8 @@ typedef struct {
     PyObject *labels;        /* tuple: option index -> label */
     PyObject *progress;      /* callable or NULL */
     PyObject *stats;         /* a dlx.Stats (or any object) or NULL */
-    double *dblock;          /* branch and bound: ratios and weights */
+    Best best;               /* branch and bound (mode best) */
+    void *bblock;            /* its arrays */
     double deadline;         /* monotonic seconds, or 0: none */
     int status, busy, clash, dead;
     Run run;
@@ -1224,25 +1289,86 @@ read_doubles(PyObject *seq, const char *name, Py_ssize_t n, double *out)
     return 0;
 }
 
-/* Branch and bound: per option weights, and per node its option's ratio. */
+/* Read n numbers: int64 (for int weights) or double. */
 static int
-read_bound(SearchObject *S, PyObject *weights, PyObject *ratios)
+read_numbers(PyObject *seq, const char *name, Py_ssize_t n, int integral, long long *iout,
+             double *fout)
+{
+    PyObject *fast = PySequence_Fast(seq, name);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd values", name, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (integral) {
+            iout[k] = PyLong_AsLongLong(items[k]);
+            if (iout[k] == -1 && PyErr_Occurred())
+                goto fail;
+        }
+        else {
+            fout[k] = PyFloat_AsDouble(items[k]);
+            if (fout[k] == -1.0 && PyErr_Occurred())
+                goto fail;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+fail:
+    Py_DECREF(fast);
+    return -1;
+}
+
+/* Branch and bound: per option weights and shares (spread over the nodes), per
+   level scores, and room for the k best. */
+static int
+read_bound(SearchObject *S, PyObject *weights, PyObject *shares, int integral, int k,
+           long long scale)
 {
     const TableObject *t = S->table;
-    int n_opt = t->n_options, M = t->M;
-    S->dblock = (double *)PyMem_Malloc(((size_t)n_opt * 2 + (size_t)M + 1) * sizeof(double));
-    if (S->dblock == NULL) {
+    size_t n_opt = (size_t)t->n_options, M = (size_t)t->M, width = (size_t)t->N1 + 2;
+    size_t numbers = 2 * n_opt + M + width + 1 + (size_t)k;
+    Best *bb = &S->best;
+    S->bblock = PyMem_Malloc(numbers * 8 + ((size_t)k * width + (size_t)k + 1) * sizeof(int));
+    if (S->bblock == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    double *weight = S->dblock, *per_option = weight + n_opt, *ratio = per_option + n_opt;
-    if (read_doubles(weights, "weights", n_opt, weight) < 0 ||
-        read_doubles(ratios, "ratios", n_opt, per_option) < 0)
+    bb->integral = integral;
+    bb->k = k;
+    bb->width = (int)width;
+    bb->scale = scale;
+    long long *il = (long long *)S->bblock;
+    double *fl = (double *)S->bblock;
+    bb->iw = il, bb->fw = fl;                           /* per option */
+    long long *iper = il + n_opt;
+    double *fper = fl + n_opt;                          /* shares per option (read) */
+    bb->ishare = il + 2 * n_opt, bb->fshare = fl + 2 * n_opt;            /* per node */
+    bb->iscore = il + 2 * n_opt + M, bb->fscore = fl + 2 * n_opt + M;    /* per level */
+    bb->ibest = il + 2 * n_opt + M + width, bb->fbest = fl + 2 * n_opt + M + width;
+    bb->bx = (int *)(il + numbers);
+    bb->blen = bb->bx + (size_t)k * width;
+    if (read_numbers(weights, "weights", (Py_ssize_t)n_opt, integral, bb->iw, bb->fw) < 0 ||
+        read_numbers(shares, "ratios", (Py_ssize_t)n_opt, integral, iper, fper) < 0)
         return -1;
-    for (int q = 0; q < M; q++)
-        ratio[q] = t->OPT[q] >= 0 ? per_option[t->OPT[q]] : 0.0;
-    S->run.weight = weight;
-    S->run.ratio = ratio;
+    for (size_t q = 0; q < M; q++) {
+        int o = t->OPT[q];
+        if (integral)
+            bb->ishare[q] = o >= 0 ? iper[o] : 0;
+        else
+            bb->fshare[q] = o >= 0 ? fper[o] : 0.0;
+    }
+    for (size_t l = 0; l < width; l++) {
+        if (integral)
+            bb->iscore[l] = 0;
+        else
+            bb->fscore[l] = 0.0;
+    }
+    bb->found = 0;
+    S->run.bb = bb;
     return 0;
 }
 
@@ -1251,19 +1377,23 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"table", "labels", "mode", "max_nodes", "limit", "heuristic",
                              "progress", "stats", "weights", "ratios", "integral", "forced",
-                             "timeout", NULL};
+                             "timeout", "k", "scale", NULL};
     TableObject *t;
     PyObject *labels, *progress = Py_None, *stats = Py_None, *weights = Py_None,
              *ratios = Py_None, *forced = NULL;
     const char *mode_name;
-    long long max_nodes = -1, limit = -1;
-    int heuristic = 0, integral = 0;
+    long long max_nodes = -1, limit = -1, scale = 1;
+    int heuristic = 0, integral = 0, k = 1;
     double timeout = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOd:Search", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiL:Search", kwlist,
                                      &Table_Type, &t, &labels, &mode_name, &max_nodes, &limit,
                                      &heuristic, &progress, &stats, &weights, &ratios,
-                                     &integral, &forced, &timeout))
+                                     &integral, &forced, &timeout, &k, &scale))
         return NULL;
+    if (k < 1 || (integral && scale < 1)) {
+        PyErr_SetString(PyExc_ValueError, "k and scale must be at least 1");
+        return NULL;
+    }
     int mode;
     if (strcmp(mode_name, "count") == 0)
         mode = MODE_COUNT;
@@ -1319,15 +1449,14 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         S->stats = stats;
     }
     Run *r = &S->run;
-    if (run_alloc(r, t, mode == MODE_BEST) < 0) {
+    if (run_alloc(r, t) < 0) {
         PyMem_Free(f);
         Py_DECREF(S);
         return PyErr_NoMemory();
     }
     r->mode = mode;
     r->heuristic = heuristic;
-    r->integral = integral;
-    if (mode == MODE_BEST && read_bound(S, weights, ratios) < 0) {
+    if (mode == MODE_BEST && read_bound(S, weights, ratios, integral, k, scale) < 0) {
         PyMem_Free(f);
         Py_DECREF(S);
         return NULL;
@@ -1372,7 +1501,7 @@ Search_dealloc(SearchObject *S)
     Search_clear(S);
     Py_XDECREF(S->table);
     PyMem_Free(S->run.block);
-    PyMem_Free(S->dblock);
+    PyMem_Free(S->bblock);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
@@ -1426,12 +1555,22 @@ Search_best(SearchObject *S, PyObject *unused)
         return NULL;
     if (!is_over(S) && drive(S) < 0)
         return NULL;
-    if (!S->run.have_best)
-        Py_RETURN_NONE;
-    PyObject *sol = labels_of(S, S->run.best_x, S->run.best_len);
-    if (sol == NULL)
+    const Best *bb = &S->best;
+    PyObject *out = PyList_New(bb->found);
+    if (out == NULL)
         return NULL;
-    return Py_BuildValue("(dN)", S->run.best_score, sol);
+    for (int j = 0; j < bb->found; j++) {
+        PyObject *sol = labels_of(S, bb->bx + (size_t)j * bb->width, bb->blen[j]);
+        PyObject *item = sol == NULL ? NULL
+            : bb->integral ? Py_BuildValue("(LN)", bb->ibest[j], sol)
+                           : Py_BuildValue("(dN)", bb->fbest[j], sol);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, j, item);
+    }
+    return out;
 }
 
 /* The subtrees a search stopped at X5 has not explored (dlx.search._frontier):
@@ -1507,7 +1646,7 @@ static PyMethodDef Search_methods[] = {
     {"count", (PyCFunction)Search_count, METH_NOARGS,
      "count() -> solutions found: runs to the end, the limit or the budget (mode 'count')."},
     {"best", (PyCFunction)Search_best, METH_NOARGS,
-     "best() -> (score, labels) of the first best solution, or None (mode 'best')."},
+     "best() -> [(score, labels), ...]: the k best solutions, best first (mode 'best')."},
     {"frontier", (PyCFunction)Search_frontier, METH_NOARGS,
      "frontier() -> after a stop by budget or time, the unexplored subtrees, each as the\n"
      "option indices of its forced path, in search order ([] otherwise)."},
@@ -1531,7 +1670,7 @@ static PyTypeObject Search_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Search(table, labels, mode, *, max_nodes=-1, limit=-1, heuristic=0,\n"
               "       progress=None, stats=None, weights=None, ratios=None, integral=False,\n"
-              "       forced=None, timeout=-1.0)\n\n"
+              "       forced=None, timeout=-1.0, k=1, scale=1)\n\n"
               "One search over its own copy of a Table: mode 'count', 'solutions' or 'best';\n"
               "forced: nodes of options chosen first (a clash: no solution).",
     .tp_traverse = (traverseproc)Search_traverse,
@@ -1607,7 +1746,7 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
     int *firsts = (int *)PyMem_Malloc(((size_t)count * ((size_t)t->N1 + 1) + 1) * sizeof(int));
     int *first_len = (int *)PyMem_Malloc(((size_t)count + 1) * sizeof(int));
     if (found == NULL || firsts == NULL || first_len == NULL || secs == NULL || status == NULL
-        || run_alloc(r, t, 0) < 0) {
+        || run_alloc(r, t) < 0) {
         PyMem_Free(found);
         PyMem_Free(secs);
         PyMem_Free(status);
@@ -1658,8 +1797,8 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
         status[k] = why == R_BUDGET ? BATCH_BUDGET : BATCH_DONE;
         nodes_of[k] = r->nodes;
         if (r->solutions > 0) {
-            first_len[k] = r->best_len;
-            memcpy(first, r->best_x, (size_t)r->best_len * sizeof(int));
+            first_len[k] = r->first_len;
+            memcpy(first, r->first_x, (size_t)r->first_len * sizeof(int));
         }
         run_reset(r);
         secs[k] = monotonic_seconds() - began;

@@ -46,7 +46,7 @@ try:
 except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
-__all__ = ["ENGINES", "available", "active", "describe", "select", "fits", "table"]
+__all__ = ["ENGINES", "available", "active", "describe", "select", "fits", "fits_best", "table"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
 ENGINES = ("auto", "c", "python")
@@ -178,17 +178,43 @@ def count(req: Any) -> int:
     return n
 
 
-def best(req: Any, weights: list[float], integral: bool
-         ) -> tuple[tuple[float, tuple[Hashable, ...]] | None, bool]:
-    """The core's branch and bound: ``(best so far or None, budget or time ran out?)``.
+#: The core adds int weights in 64 bits: the sum of the largest |weight| over a solution
+#: of at most N1 options must stay below this.
+_INT_LIMIT = 1 << 62
 
-    ``weights`` are per option index, already signed to be maximised; the ratios
-    of the generic bound are those of :class:`dlx.search.Bound`.
-    """
+
+def fits_best(links: Links, weights: list[Any]) -> bool:
+    """Can the core run branch and bound on these weights exactly: all ints small
+    enough for 64-bit sums, or all floats (Fractions: no); and no bounds on items
+    (the core's Algorithm M has no branch and bound)."""
+    if links.multi:
+        return False
+    if all(isinstance(w, float) for w in weights):
+        return True
+    if not all(isinstance(w, int) for w in weights):
+        return False
+    from .search import shares
+
+    scale, _ = shares(links, weights)
+    top = max((abs(w) for w in weights), default=0)
+    return top * max(scale, 1) * (links.N1 + 1) < _INT_LIMIT
+
+
+def best(req: Any, weights: list[Any], k: int
+         ) -> tuple[list[tuple[Any, tuple[Hashable, ...]]], BudgetExceeded | None]:
+    """The core's branch and bound: the k best ``(score, labels)`` to maximise, best
+    first, and the stop that cut it short (None).  The shares of the default bound
+    are those of :func:`dlx.search.ratios`, computed here."""
+    from .search import shares
+
     links = req.links
-    top, n1 = links.TOP, links.N1
-    ratios = [w / sum(1 for q in nodes if top[q] <= n1)
-              for w, nodes in zip(weights, links.option_nodes, strict=True)]
-    search = _search(req, "best", weights=weights, ratios=ratios, integral=integral)
-    result = search.best()
-    return result, search.status in ("budget", "timeout")
+    scale, share = shares(links, weights)
+    per_option = [share[nodes[0]] for nodes in links.option_nodes]
+    integral = not any(isinstance(w, float) for w in weights)
+    search = _search(req, "best", weights=weights, ratios=per_option, k=k, integral=integral,
+                     scale=max(scale, 1))
+    found = search.best()
+    stop = None
+    if search.status in ("budget", "timeout"):
+        stop = _out_of_budget(req, search, None)
+    return found, stop

@@ -1,13 +1,16 @@
 """Knuth's DLX text format: read and write exact-cover problems as text.
 
-This is the input format of Knuth's programs DLX1 and DLX2 (TAOCP 7.2.2.1):
+This is the input format of Knuth's programs DLX1 to DLX6 (TAOCP 7.2.2.1):
 
 - A line whose first non-blank character is ``|`` is a comment; blank lines are
   skipped.  Everywhere else ``|`` is not a comment marker.
 - The first other line names the items (columns), separated by whitespace: the
-  primary items, then optionally a ``|`` and the secondary items.
+  primary items, then optionally a ``|`` and the secondary items.  A primary item
+  written ``u:v|name`` must be covered between u and v times, ``v|name`` exactly v
+  times (DLX3's multiplicities).
 - Every further line is one option (row): the names of its items.  A secondary
-  item may carry a colour, written ``x:colour``.
+  item may carry a colour, written ``x:colour``.  Tokens ``|n`` after the first
+  item give the option a cost (DLX5), summed when there are several.
 
 Names are any run of non-blank characters without ``:`` or ``|`` (Knuth's
 programs allow 8 printable ASCII characters; we are liberal about length and
@@ -40,6 +43,19 @@ b c f
 a d f
 b g
 d e g
+
+DLX3's example (the item ``C`` 2 or 3 times) and a DLX5 cost:
+
+>>> p = read_dlx("A B 2:3|C | X Y\\nA B X:0 Y:0\\nA C X:1 Y:1\\nC X:0\\nB X:1\\nC Y:1 |5\\n")
+>>> p.bounds, p.costs
+({'C': (2, 3)}, {4: 5})
+>>> print(write_dlx(p), end="")
+A B 2:3|C | X Y
+A B X:0 Y:0
+A C X:1 Y:1
+C X:0
+B X:1
+C Y:1 |5
 """
 
 from __future__ import annotations
@@ -161,7 +177,6 @@ def _read(
     source: str | SupportsReadline, max_line_length: int
 ) -> tuple[ExactCover, tuple[int, ...]]:
     lines = _lines(source, max_line_length)
-    # The item line.
     last = 0
     for number, text in lines:
         last = number
@@ -172,105 +187,14 @@ def _read(
             "no item line: the input has only blank lines and comments (lines starting with '|')",
             max(last, 1),
         )
-    primary: list[str] = []
-    secondary: list[str] = []
-    # name -> (is secondary, column where it was declared)
-    declared: dict[str, tuple[bool, int]] = {}
-    bar_column: int | None = None
-    for match in _TOKEN.finditer(text):
-        token, column = match.group(), match.start() + 1
-        # As in DLX1, a token starting with '|' is the separator, possibly glued to a name.
-        while token.startswith("|"):
-            if bar_column is not None:
-                raise FormatError(
-                    f"'|' appears twice in the item line (first at column {bar_column});"
-                    " a single '|' separates primary from secondary items",
-                    number,
-                    column,
-                )
-            bar_column = column
-            token, column = token[1:], column + 1
-        if not token:
-            continue
-        if "|" in token:
-            raise FormatError(f"item name {token!r} contains '|'", number, column)
-        if ":" in token:
-            raise FormatError(
-                f"item name {token!r} contains ':' (colours belong in options, as item:colour)",
-                number,
-                column,
-            )
-        if token in declared:
-            raise FormatError(
-                f"duplicate item {token!r} (already named at column {declared[token][1]})",
-                number,
-                column,
-            )
-        declared[token] = (bar_column is not None, column)
-        (secondary if bar_column is not None else primary).append(token)
-    # A line starting with '|' is a comment, so the item line starts with a primary item.
-    assert primary, "the item line cannot start with '|'"
-    item_line = number
-
-    # The options.
+    items = _ItemLine(text, number)
     options: dict[Hashable, tuple[Hashable, ...]] = {}
+    costs: dict[Hashable, int] = {}
     option_lines: list[int] = []
     for number, text in lines:
         if _is_comment_or_blank(text):
             continue
-        entries: list[Hashable] = []
-        seen: dict[str, int] = {}
-        has_primary = False
-        for match in _TOKEN.finditer(text):
-            token, column = match.group(), match.start() + 1
-            if token == "|":
-                raise FormatError(
-                    "'|' in an option line: only lines starting with '|' are comments,"
-                    " and options list secondary items without a separator",
-                    number,
-                    column,
-                )
-            if "|" in token:
-                raise FormatError(f"{token!r} contains '|'", number, column)
-            name, colon, colour = token.partition(":")
-            if not name:
-                raise FormatError(f"missing item name before ':' in {token!r}", number, column)
-            if name not in declared:
-                raise FormatError(
-                    f"unknown item {name!r} (not in the item line, line {item_line})",
-                    number,
-                    column,
-                )
-            if name in seen:
-                raise FormatError(
-                    f"item {name!r} repeated in this option (already at column {seen[name]})",
-                    number,
-                    column,
-                )
-            seen[name] = column
-            is_secondary = declared[name][0]
-            if colon:
-                if not is_secondary:
-                    raise FormatError(
-                        f"colour on primary item {name!r}: only secondary items"
-                        " (after '|' in the item line) can have a colour",
-                        number,
-                        column,
-                    )
-                if not colour:
-                    raise FormatError(
-                        f"empty colour in {token!r}: write {name} or {name}:colour",
-                        number,
-                        column,
-                    )
-                if ":" in colour:
-                    raise FormatError(
-                        f"colour {colour!r} of item {name!r} contains ':'", number, column
-                    )
-                entries.append(Colored(name, colour))
-            else:
-                entries.append(name)
-                has_primary = has_primary or not is_secondary
+        entries, cost, has_primary = _option_line(text, number, items)
         if not has_primary:
             warnings.warn(
                 f"line {number}: option ignored (no primary items)",
@@ -278,11 +202,152 @@ def _read(
                 stacklevel=3,
             )
             continue
-        options[len(option_lines)] = tuple(entries)
+        label = len(option_lines)
+        options[label] = entries
+        if cost:
+            costs[label] = cost
         option_lines.append(number)
     # Every check ExactCover makes was made above, per line, with a line and column.
-    problem = ExactCover(options, secondary=secondary, primary=primary)
+    problem = ExactCover(options, secondary=items.secondary, primary=items.primary,
+                         bounds=items.bounds, costs=costs)
     return problem, tuple(option_lines)
+
+
+_BOUNDS = re.compile(r"(?:(\d+):)?(\d+)")
+
+
+class _ItemLine:
+    """The item line: primary items (DLX3: ``u:v|name`` or ``v|name`` gives bounds),
+    then ``|`` and the secondary items."""
+
+    def __init__(self, text: str, number: int) -> None:
+        self.primary: list[str] = []
+        self.secondary: list[str] = []
+        self.bounds: dict[str, tuple[int, int]] = {}
+        self.number = number
+        # name -> (is secondary, column where it was declared)
+        self.declared: dict[str, tuple[bool, int]] = {}
+        bar_column: int | None = None
+        for match in _TOKEN.finditer(text):
+            token, column = match.group(), match.start() + 1
+            # As in DLX1, a token starting with '|' is the separator, possibly glued to a name.
+            while token.startswith("|"):
+                if bar_column is not None:
+                    raise FormatError(
+                        f"'|' appears twice in the item line (first at column {bar_column});"
+                        " a single '|' separates primary from secondary items",
+                        number,
+                        column,
+                    )
+                bar_column = column
+                token, column = token[1:], column + 1
+            if not token:
+                continue
+            bounds = None
+            if "|" in token:
+                bounds, token = self._bounds(token, number, column, bar_column is not None)
+            if ":" in token:
+                raise FormatError(
+                    f"item name {token!r} contains ':' (colours belong in options, as"
+                    " item:colour)", number, column)
+            if token in self.declared:
+                raise FormatError(
+                    f"duplicate item {token!r} (already named at column"
+                    f" {self.declared[token][1]})", number, column)
+            self.declared[token] = (bar_column is not None, column)
+            (self.secondary if bar_column is not None else self.primary).append(token)
+            if bounds is not None and bounds != (1, 1):
+                self.bounds[token] = bounds
+        # A line starting with '|' is a comment, so the item line starts with a primary item.
+        assert self.primary, "the item line cannot start with '|'"
+
+    @staticmethod
+    def _bounds(token: str, number: int, column: int, secondary: bool
+                ) -> tuple[tuple[int, int], str]:
+        """DLX3's ``u:v|name`` (or ``v|name`` for u = v): the bounds and the name."""
+        prefix, _, name = token.partition("|")
+        found = _BOUNDS.fullmatch(prefix)
+        if found is None or not name or "|" in name:
+            raise FormatError(f"item name {token!r} contains '|' (bounds are written u:v|name"
+                              " or v|name)", number, column)
+        if secondary:
+            raise FormatError(f"bounds on secondary item {name!r}: only primary items (before"
+                              " '|') can have bounds", number, column)
+        v = int(found.group(2))
+        u = int(found.group(1)) if found.group(1) is not None else v
+        if u > v:
+            raise FormatError(f"bounds {prefix!r} of item {name!r}: the lower bound is above"
+                              " the upper one", number, column)
+        return (u, v), name
+
+
+def _option_line(text: str, number: int, items: _ItemLine
+                 ) -> tuple[tuple[Hashable, ...], int, bool]:
+    """One option: its entries, its cost (DLX5's ``|n`` tokens, summed) and whether it
+    has a primary item."""
+    declared = items.declared
+    entries: list[Hashable] = []
+    seen: dict[str, int] = {}
+    cost = 0
+    has_primary = False
+    for match in _TOKEN.finditer(text):
+        token, column = match.group(), match.start() + 1
+        if token.startswith("|") and token[1:].isdigit() and token[1:].isascii() and entries:
+            cost += int(token[1:])
+            continue
+        if token == "|":
+            raise FormatError(
+                "'|' in an option line: only lines starting with '|' are comments,"
+                " options list secondary items without a separator, and a cost is"
+                " written |n after the first item",
+                number,
+                column,
+            )
+        if "|" in token:
+            raise FormatError(f"{token!r} contains '|' (a cost is written |n)", number, column)
+        name, colon, colour = token.partition(":")
+        if not name:
+            raise FormatError(f"missing item name before ':' in {token!r}", number, column)
+        if name not in declared:
+            raise FormatError(
+                f"unknown item {name!r} (not in the item line, line {items.number})",
+                number,
+                column,
+            )
+        if name in seen:
+            raise FormatError(
+                f"item {name!r} repeated in this option (already at column {seen[name]})",
+                number,
+                column,
+            )
+        seen[name] = column
+        is_secondary = declared[name][0]
+        if colon:
+            entries.append(_colour(name, colour, token, is_secondary, number, column))
+        else:
+            entries.append(name)
+            has_primary = has_primary or not is_secondary
+    return tuple(entries), cost, has_primary
+
+
+def _colour(name: str, colour: str, token: str, is_secondary: bool, number: int,
+            column: int) -> Colored:
+    if not is_secondary:
+        raise FormatError(
+            f"colour on primary item {name!r}: only secondary items"
+            " (after '|' in the item line) can have a colour",
+            number,
+            column,
+        )
+    if not colour:
+        raise FormatError(
+            f"empty colour in {token!r}: write {name} or {name}:colour",
+            number,
+            column,
+        )
+    if ":" in colour:
+        raise FormatError(f"colour {colour!r} of item {name!r} contains ':'", number, column)
+    return Colored(name, colour)
 
 
 def read_dlx(
@@ -430,7 +495,7 @@ not a str (names and colours must be non-empty str without blanks, ':' or '|')
         raise ExactCoverError(
             f"item {first!r} can't be written in DLX format as the first item: a byte-order"
             " mark (U+FEFF) that starts a file is not read as part of a name")
-    item_line = " ".join(str(item) for item in problem.primary)
+    item_line = " ".join(_bounded(item, problem.bound(item)) for item in problem.primary)
     if problem.secondary:
         item_line += " | " + " ".join(str(item) for item in problem.secondary)
     out = [item_line]
@@ -451,7 +516,21 @@ not a str (names and colours must be non-empty str without blanks, ':' or '|')
                 words.append(f"{entry.item}:{entry.color}")
             else:
                 words.append(str(entry))
+        cost = problem.cost(label)
+        if cost:
+            if isinstance(cost, bool) or not isinstance(cost, int):
+                raise ExactCoverError(f"option {label!r}: its cost {cost!r} can't be written in"
+                                      " DLX format (DLX5 costs are whole numbers)")
+            words.append(f"|{cost}")
         if labels_as_comments:
             out.append(_comment(label))
         out.append(" ".join(words))
     return "\n".join(out) + "\n"
+
+
+def _bounded(item: Hashable, bounds: tuple[int, int]) -> str:
+    """An item of the item line, with its bounds as DLX3 writes them."""
+    u, v = bounds
+    if (u, v) == (1, 1):
+        return str(item)
+    return f"{v}|{item}" if u == v else f"{u}:{v}|{item}"

@@ -7,6 +7,8 @@ names.  Everywhere else we say *item* (a column of the 0/1 matrix) and *option*
 Symbol table (TAOCP 7.2.2.1, "Dancing links", and Knuth's programs DLX1/DLX2)::
 
     N1      number of primary items; they are numbered 1..N1
+    BOUND   BOUND[i] = how many more times primary item i may be covered (Algorithm M;
+    SLACK   SLACK[i] = v - u for its bounds (u, v); both 1 and 0 without bounds)
     N       number of items; secondary items are N1+1..N
     LLINK   left link of an item header in the circular item list; list heads are
     RLINK   0 (primary items) and N+1 (secondary items, never chosen)
@@ -58,7 +60,7 @@ class Links:
 
     __slots__ = (
         "N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR",
-        "ROW", "OPT", "item_names", "labels", "option_nodes", "colored",
+        "ROW", "OPT", "BOUND", "SLACK", "multi", "item_names", "labels", "option_nodes", "colored",
         "color_names", "skipped", "_shared",
     )
 
@@ -73,6 +75,9 @@ class Links:
     COLOR: list[int]
     ROW: list[tuple[int, ...]]
     OPT: list[int]
+    BOUND: list[int]
+    SLACK: list[int]
+    multi: bool
     item_names: list[Hashable]
     labels: list[Hashable]
     option_nodes: list[tuple[int, ...]]
@@ -182,6 +187,13 @@ class Links:
         t.ROW, t.OPT = row, opt
         t.labels, t.option_nodes, t.skipped = labels, option_nodes, skipped
         t.colored = bool(color_codes)
+        # Algorithm M: the bounds of the primary items (1 and 0 for (1, 1))
+        t.BOUND = [1] * (n + 1)
+        t.SLACK = [0] * (n + 1)
+        for item, (u, v) in problem.bounds.items():
+            k = index[item]
+            t.BOUND[k], t.SLACK[k] = v, v - u
+        t.multi = bool(problem.bounds)
         t._shared = {}
         return t
 
@@ -201,6 +213,7 @@ class Links:
         t.LLINK, t.RLINK = self.LLINK[:], self.RLINK[:]
         t.ULINK, t.DLINK = self.ULINK[:], self.DLINK[:]
         t.LEN, t.COLOR = self.LEN[:], self.COLOR[:]
+        t.BOUND = self.BOUND[:]
         return t
 
     #: Options of at most this many nodes get per-node tables of their other nodes
@@ -294,7 +307,8 @@ class Links:
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The dynamic lists as tuples, to compare a table before and after a search."""
         return tuple(
-            tuple(a) for a in (self.LLINK, self.RLINK, self.ULINK, self.DLINK, self.LEN, self.COLOR)
+            tuple(a) for a in (self.LLINK, self.RLINK, self.ULINK, self.DLINK, self.LEN,
+                               self.COLOR, self.BOUND)
         )
 
     # -- reading the current state (for traces, bounds and pictures) -------------

@@ -4,18 +4,26 @@ An *option* (a row of the 0/1 matrix) has a label and a list of *items* (columns
 A solution is a set of options that covers every *primary* item exactly once and
 every *secondary* item at most once.  A secondary item may carry a colour in an
 option (``Colored(item, colour)``); options that agree on an item's colour may
-share it (Knuth's Algorithm C, "exact covering with colours").
+share it (Knuth's Algorithm C, "exact covering with colours").  A primary item
+may instead be given *bounds*: covered between ``u`` and ``v`` times (Knuth's
+Algorithm M, "multiplicities"); and options may carry *costs* (Knuth's DLX5),
+for :func:`dlx.best` to find the cheapest solutions.
 
 >>> p = ExactCover({"o1": ["a", "b"], "o2": ["b", "c"], "o3": ["c"]}, secondary=["c"])
 >>> p.primary, p.secondary
 (('a', 'b'), ('c',))
 >>> len(p)
 3
+>>> twice = ExactCover({"x": ["a"], "y": ["a"], "z": ["a"]}, bounds={"a": (2, 2)})
+>>> twice.bounds
+{'a': (2, 2)}
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+import math
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .errors import (
@@ -48,6 +56,15 @@ def _check_hashable(value: Any, what: str) -> None:
         raise OptionError(f"{what} {value!r} is not hashable") from None
 
 
+def _is_number(value: Any) -> bool:
+    """An int, Fraction or finite float (not a bool)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, Fraction)):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
+
+
 class ExactCover:
     """An exact-cover problem: labelled options over primary and secondary items.
 
@@ -57,7 +74,7 @@ class ExactCover:
         Option label -> its items.  Labels and items are any hashable values
         (tuples such as ``("row", 3)`` included).  A secondary item may be given as
         ``Colored(item, colour)``.  Insertion order is kept and decides the order of
-        solutions and traces.
+        solutions and traces.  (For a 0-1 matrix, see :meth:`from_matrix`.)
     secondary : Iterable[Hashable]
         Items that must be covered at most once (rather than exactly once).
     primary : Iterable[Hashable] or None
@@ -65,13 +82,22 @@ class ExactCover:
         named by an option that is not secondary, in order of first appearance.
         When given, an option naming an item that is neither primary nor secondary
         is an error.
+    bounds : Mapping[Hashable, tuple[int, int]] or None
+        Primary item -> ``(u, v)``: the item must be covered at least ``u`` and at
+        most ``v`` times (``0 <= u <= v``; Knuth's Algorithm M).  Items not named
+        keep ``(1, 1)``.
+    costs : Mapping[Hashable, number] or None
+        Option label -> its cost, a non-negative int, Fraction or float (Knuth's
+        DLX5); options not named cost 0.  :func:`dlx.best` with ``k=`` finds the
+        cheapest solutions.
 
     Raises
     ------
     ExactCoverError
         A subclass naming the option and the item at fault: an item repeated in an
         option, an unknown item, an item declared twice or both primary and
-        secondary, a colour on a primary item, a string given as an item list.
+        secondary, a colour on a primary item, a string given as an item list,
+        bounds on a secondary or unknown item, a bad bound or cost.
 
     Examples
     --------
@@ -85,23 +111,30 @@ class ExactCover:
     ('b', 'g')
     """
 
-    __slots__ = ("options", "primary", "secondary", "_colored", "_table", "__weakref__")
+    __slots__ = ("options", "primary", "secondary", "bounds", "costs", "_colored", "_table",
+                 "_derived", "__weakref__")
 
     options: dict[Hashable, tuple[Hashable, ...]]
     primary: tuple[Hashable, ...]
     secondary: tuple[Hashable, ...]
+    bounds: dict[Hashable, tuple[int, int]]
+    costs: dict[Hashable, int | float | Fraction]
 
     def __init__(
         self,
         options: Mapping[Hashable, Iterable[Hashable]],
         secondary: Iterable[Hashable] = (),
         primary: Iterable[Hashable] | None = None,
+        *,
+        bounds: Mapping[Hashable, tuple[int, int]] | None = None,
+        costs: Mapping[Hashable, int | float | Fraction] | None = None,
     ) -> None:
         if not isinstance(options, Mapping):
+            hint = (" (for a list of item lists, use dict(enumerate(rows)); for a 0-1 matrix,"
+                    " dlx.ExactCover.from_matrix(rows))" if hasattr(options, "__len__") else "")
             raise ExactCoverError(
                 f"options must be a mapping from label to items, not {type(options).__name__}"
-                " (for a list of rows, use dict(enumerate(rows)))"
-            )
+                + hint)
         sec = self._declared(secondary, "secondary")
         sec_set = set(sec)
         prim: list[Hashable] | None = None
@@ -111,55 +144,76 @@ class ExactCover:
                 if item in sec_set:
                     raise DuplicateItemError(f"item {item!r} is both primary and secondary")
         prim_set = set(prim) if prim is not None else None
-        seen_primary: dict[Hashable, None] = {}
         opts: dict[Hashable, tuple[Hashable, ...]] = {}
         colored = False
         for label, items in options.items():
-            _check_hashable(label, "option label")
-            if isinstance(items, (str, bytes)):
-                raise OptionError(
-                    f"option {label!r}: items must be a list such as {list(str(items).split())!r},"
-                    f" not the string {items!r}"
-                )
-            try:
-                item_list = tuple(items)
-            except TypeError:
-                raise OptionError(
-                    f"option {label!r}: items must be iterable, not {type(items).__name__}"
-                ) from None
-            names: set[Hashable] = set()
-            for entry in item_list:
-                if isinstance(entry, Colored):
-                    item = entry.item
-                    _check_hashable(item, f"option {label!r}: item")
-                    _check_hashable(entry.color, f"option {label!r}: colour of item")
-                    if item not in sec_set:
-                        raise ColorError(
-                            f"option {label!r}: item {item!r} has a colour but is not secondary"
-                        )
-                    colored = True
-                else:
-                    item = entry
-                try:
-                    repeated = item in names     # (this also tests that item is hashable)
-                except TypeError:
-                    raise OptionError(f"option {label!r}: item {item!r} is not hashable") from None
-                if repeated:
-                    raise RepeatedItemError(f"option {label!r}: item {item!r} appears twice")
-                names.add(item)
-                if item in sec_set:
-                    continue
-                if prim_set is not None and item not in prim_set:
-                    raise UnknownItemError(
-                        f"option {label!r}: item {item!r} is neither primary nor secondary"
-                    )
-                seen_primary[item] = None
+            item_list, has_color = _option(label, items, sec_set, prim_set)
             opts[label] = item_list
+            colored = colored or has_color
         self.options = opts
-        self.primary = tuple(prim) if prim is not None else tuple(seen_primary)
+        if prim is None:
+            # every item of an option that is not secondary, in order of first appearance
+            firsts = dict.fromkeys(e.item if isinstance(e, Colored) else e
+                                   for entries in opts.values() for e in entries)
+            self.primary = tuple(item for item in firsts if item not in sec_set)
+        else:
+            self.primary = tuple(prim)
         self.secondary = tuple(sec)
+        self.bounds = _bounds(bounds, self.primary, sec_set)
+        self.costs = _costs(costs, opts)
         self._colored = colored
         self._table: Any = None
+        self._derived: dict[Any, Any] = {}
+
+    @classmethod
+    def from_matrix(cls, rows: Any, *, secondary: Iterable[int] = (),
+                    primary: Iterable[int] | None = None) -> ExactCover:
+        """The problem of a 0-1 matrix: option ``k`` is row ``k``, its items the column
+        indices of its 1s.
+
+        ``rows`` is a sequence of 0-1 rows (lists, tuples, or a 2-D numpy array) or a
+        scipy.sparse matrix; neither numpy nor scipy is imported here.  ``secondary``
+        names secondary columns; every other column is primary, in column order
+        (an all-zero primary column has no solution).
+
+        >>> p = ExactCover.from_matrix([[1, 0, 1], [0, 1, 0], [1, 1, 1]])
+        >>> p.options, p.primary
+        ({0: (0, 2), 1: (1,), 2: (0, 1, 2)}, (0, 1, 2))
+        >>> import dlx
+        >>> dlx.count(p)
+        2
+        """
+        sec = list(secondary)
+        if hasattr(rows, "tocoo"):                       # scipy.sparse
+            coo = rows.tocoo()
+            nrows, ncols = coo.shape
+            cols: list[list[int]] = [[] for _ in range(nrows)]
+            for r, c, v in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist(),
+                               strict=True):
+                if v not in (0, 1):
+                    raise ExactCoverError(f"row {r}, column {c}: {v!r} is not 0 or 1")
+                if v:
+                    cols[r].append(c)
+            options = {k: tuple(sorted(set(cs))) for k, cs in enumerate(cols)}
+        else:
+            if isinstance(rows, (str, bytes)) or not hasattr(rows, "__len__"):
+                raise ExactCoverError("from_matrix needs a sequence of 0-1 rows (or an array)")
+            options = {}
+            ncols = 0
+            for k, row in enumerate(rows):
+                values = list(row)
+                ncols = max(ncols, len(values))
+                for c, v in enumerate(values):
+                    if v not in (0, 1):
+                        raise ExactCoverError(f"row {k}, column {c}: {v!r} is not 0 or 1")
+                options[k] = tuple(c for c, v in enumerate(values) if v)
+        for c in sec:
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < max(ncols, 1):
+                raise ExactCoverError(f"secondary column {c!r} is not a column index")
+        sec_set = set(sec)
+        prim = list(primary) if primary is not None else [
+            c for c in range(ncols) if c not in sec_set]
+        return cls(options, secondary=sec, primary=prim)
 
     @staticmethod
     def _declared(items: Iterable[Hashable], kind: str) -> list[Hashable]:
@@ -174,6 +228,18 @@ class ExactCover:
             seen.add(item)
             out.append(item)
         return out
+
+    def __getstate__(self) -> dict[str, Any]:
+        # what a worker process needs: not the laid-out links (they are rebuilt there)
+        return {"options": self.options, "primary": self.primary, "secondary": self.secondary,
+                "bounds": self.bounds, "costs": self.costs, "colored": self._colored}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.options, self.primary = state["options"], state["primary"]
+        self.secondary, self.bounds = state["secondary"], state["bounds"]
+        self.costs, self._colored = state["costs"], state["colored"]
+        self._table = None
+        self._derived = {}
 
     @property
     def colored(self) -> bool:
@@ -192,9 +258,10 @@ class ExactCover:
         return iter(self.options)
 
     def __repr__(self) -> str:
+        extra = f", {len(self.bounds)} with bounds" if self.bounds else ""
         return (
-            f"ExactCover({len(self.options)} options, {len(self.primary)} primary items,"
-            f" {len(self.secondary)} secondary items)"
+            f"ExactCover({len(self.options)} options, {len(self.primary)} primary items"
+            f"{extra}, {len(self.secondary)} secondary items)"
         )
 
     def item_names(self, label: Hashable) -> tuple[Hashable, ...]:
@@ -204,3 +271,108 @@ class ExactCover:
         ('a', 'x')
         """
         return tuple(e.item if isinstance(e, Colored) else e for e in self.options[label])
+
+    def bound(self, item: Hashable) -> tuple[int, int]:
+        """``(u, v)``: how many times primary item ``item`` must be covered, at least and
+        at most.
+
+        >>> ExactCover({"x": ["a", "b"]}, bounds={"a": (0, 2)}).bound("a")
+        (0, 2)
+        """
+        return self.bounds.get(item, (1, 1))
+
+    def cost(self, label: Hashable) -> int | float | Fraction:
+        """The cost of option ``label`` (0 unless ``costs`` named it)."""
+        return self.costs.get(label, 0)
+
+
+def _option(label: Hashable, items: Iterable[Hashable], sec_set: set[Hashable],
+            prim_set: set[Hashable] | None) -> tuple[tuple[Hashable, ...], bool]:
+    """Check one option; return its items as a tuple and whether it has a colour."""
+    _check_hashable(label, "option label")
+    if isinstance(items, (str, bytes)):
+        raise OptionError(
+            f"option {label!r}: items must be a list such as {list(str(items).split())!r},"
+            f" not the string {items!r}")
+    try:
+        item_list = tuple(items)
+    except TypeError:
+        raise OptionError(
+            f"option {label!r}: items must be iterable, not {type(items).__name__}") from None
+    colored = False
+    names: set[Hashable] = set()
+    for entry in item_list:
+        if isinstance(entry, Colored):
+            item = entry.item
+            _check_hashable(item, f"option {label!r}: item")
+            _check_hashable(entry.color, f"option {label!r}: colour of item")
+            if item not in sec_set:
+                raise ColorError(
+                    f"option {label!r}: item {item!r} has a colour but is not secondary")
+            colored = True
+        else:
+            item = entry
+            _check_hashable(item, f"option {label!r}: item")
+        if item in names:
+            raise RepeatedItemError(f"option {label!r}: item {item!r} appears twice")
+        names.add(item)
+        if prim_set is not None and item not in sec_set and item not in prim_set:
+            raise UnknownItemError(
+                f"option {label!r}: item {item!r} is neither primary nor secondary")
+    return item_list, colored
+
+
+def _bounds(bounds: Mapping[Hashable, tuple[int, int]] | None, primary: Sequence[Hashable],
+            sec_set: set[Hashable]) -> dict[Hashable, tuple[int, int]]:
+    """The checked bounds that differ from (1, 1), in the primary items' order."""
+    if not bounds:
+        return {}
+    if not isinstance(bounds, Mapping):
+        raise ExactCoverError(f"bounds must be a mapping item -> (u, v), not"
+                              f" {type(bounds).__name__}")
+    prim_set = set(primary)
+    out: dict[Hashable, tuple[int, int]] = {}
+    for item, pair in bounds.items():
+        _check_hashable(item, "bounds: item")
+        if item in sec_set:
+            raise ExactCoverError(f"bounds: item {item!r} is secondary; only primary items have"
+                                  " bounds")
+        if item not in prim_set:
+            raise UnknownItemError(f"bounds: item {item!r} is not a primary item")
+        try:
+            u, v = pair
+        except (TypeError, ValueError):
+            raise ExactCoverError(f"bounds: item {item!r}: expected a pair (u, v), got"
+                                  f" {pair!r}") from None
+        for x in (u, v):
+            if isinstance(x, bool) or not isinstance(x, int):
+                raise ExactCoverError(f"bounds: item {item!r}: {x!r} is not a whole number")
+        if not 0 <= u <= v:
+            raise ExactCoverError(f"bounds: item {item!r}: need 0 <= u <= v, got ({u}, {v})")
+        if (u, v) != (1, 1):
+            out[item] = (u, v)
+    return {item: out[item] for item in primary if item in out}
+
+
+def _costs(costs: Mapping[Hashable, int | float | Fraction] | None,
+           options: Mapping[Hashable, Any]) -> dict[Hashable, int | float | Fraction]:
+    """The checked costs of the options that have one."""
+    if not costs:
+        return {}
+    if not isinstance(costs, Mapping):
+        raise ExactCoverError(f"costs must be a mapping label -> cost, not"
+                              f" {type(costs).__name__}")
+    out: dict[Hashable, int | float | Fraction] = {}
+    for label, cost in costs.items():
+        try:
+            known = label in options
+        except TypeError:
+            raise ExactCoverError(f"costs: label {label!r} is not hashable") from None
+        if not known:
+            raise ExactCoverError(f"costs: {label!r} is not an option label")
+        if not _is_number(cost):
+            raise ExactCoverError(f"costs: option {label!r}: {cost!r} is not a finite number")
+        if cost < 0:
+            raise ExactCoverError(f"costs: option {label!r}: the cost {cost!r} is negative")
+        out[label] = cost
+    return out

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
+from fractions import Fraction
 from typing import Any, Literal, TypeAlias
 
 from .errors import BudgetExceeded, ExactCoverError
@@ -79,13 +80,14 @@ class Dance:
     """
 
     __slots__ = ("links", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR",
-                 "OTHERS", "N1", "updates", "empty")
+                 "OTHERS", "BOUND", "SLACK", "N1", "updates", "empty")
 
     def __init__(self, links: Links) -> None:
         self.links = links
         self.LLINK, self.RLINK, self.ULINK, self.DLINK = (
             links.LLINK, links.RLINK, links.ULINK, links.DLINK)
         self.LEN, self.TOP, self.COLOR = links.LEN, links.TOP, links.COLOR
+        self.BOUND, self.SLACK = links.BOUND, links.SLACK
         self.OTHERS = links.others_table()
         self.N1 = links.N1
         self.updates = 0
@@ -142,14 +144,16 @@ class Dance:
         self.empty += emptied
         self.updates += updates
 
-    def uncover(self, i: int, color: int = 0) -> None:
+    def uncover(self, i: int, color: int = 0, relink: bool = True) -> None:
         """Undo cover(i, color): put i back in the item list, then unhide its options
-        from the bottom up (7.2.2.1-(14), (15)); or unpurify i (Algorithm C)."""
+        from the bottom up (7.2.2.1-(14), (15)); or unpurify i (Algorithm C).  With
+        ``relink`` False, i stays out of the item list (Algorithm M puts it back
+        itself)."""
         if color < 0:
             return
         U, D, TOP, LEN, COLOR = self.ULINK, self.DLINK, self.TOP, self.LEN, self.COLOR
         refilled = 0
-        if not color:
+        if not color and relink:
             left, right = self.LLINK[i], self.RLINK[i]
             self.RLINK[left] = i
             self.LLINK[right] = i
@@ -175,6 +179,84 @@ class Dance:
                         U[D[q]] = q
             p = U[p]
         self.empty -= refilled
+
+    # -- Algorithm M: bounds on primary items (TAOCP 7.2.2.1, Knuth's DLX3) ------
+
+    def commit(self, q: int) -> None:
+        """Algorithm M's commit of node q: a primary item may be covered BOUND more
+        times (cover it when that reaches 0); a secondary item as Algorithm C."""
+        i = self.TOP[q]
+        if i <= self.N1:
+            self.BOUND[i] -= 1
+            if self.BOUND[i] == 0:
+                self.cover(i)
+        else:
+            self.cover(i, self.COLOR[q])
+
+    def uncommit(self, q: int) -> None:
+        """Undo commit(q)."""
+        i = self.TOP[q]
+        if i <= self.N1:
+            if self.BOUND[i] == 0:
+                self.uncover(i)
+            self.BOUND[i] += 1
+        else:
+            self.uncover(i, self.COLOR[q])
+
+    def deactivate(self, i: int) -> None:
+        """Take item i out of the item list (it needs no more options)."""
+        left, right = self.LLINK[i], self.RLINK[i]
+        self.RLINK[left] = right
+        self.LLINK[right] = left
+
+    def reactivate(self, i: int) -> None:
+        """Undo deactivate(i)."""
+        self.RLINK[self.LLINK[i]] = i
+        self.LLINK[self.RLINK[i]] = i
+
+    def tweak(self, x: int, block: bool) -> None:
+        """Take node x out of its item's list (Knuth's tweak); with ``block``, hide
+        the rest of x's option too, so that x can't be chosen again below."""
+        U, D, LEN, TOP, COLOR = self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR
+        nodes = (x, *(self.links.cyclic_table()[x] or others(self.links, x))) if block else (x,)
+        for q in nodes:
+            if COLOR[q] >= 0:
+                u, d = U[q], D[q]
+                D[u] = d
+                U[d] = u
+                if TOP[q] <= self.N1:
+                    LEN[TOP[q]] -= 1
+                self.updates += 1
+
+    def untweak_option(self, x: int) -> None:
+        """Undo tweak(x, True): put every node of x's option back in its list."""
+        U, D, LEN, TOP, COLOR = self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR
+        for q in (x, *(self.links.cyclic_table()[x] or others(self.links, x))):
+            if COLOR[q] >= 0:
+                D[U[q]] = q
+                U[D[q]] = q
+                if TOP[q] <= self.N1:
+                    LEN[TOP[q]] += 1
+
+    def untweak(self, i: int, first: int, block: bool) -> None:
+        """Put back the nodes tweaked out of item i's list since ``first`` (the first
+        of them), unhiding their options when ``block`` (Knuth's untweak)."""
+        U, D, LEN, TOP, COLOR = self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR
+        last = D[i]             # the first node still in the list (or i)
+        D[i] = first
+        above, q = i, first
+        while q != last:        # the tweaked nodes still point down to each other
+            U[q] = above
+            LEN[i] += 1
+            if block:
+                for r in self.links.cyclic_table()[q] or others(self.links, q):
+                    if COLOR[r] >= 0:
+                        D[U[r]] = r
+                        U[D[r]] = r
+                        if TOP[r] <= self.N1:
+                            LEN[TOP[r]] += 1
+            above, q = q, D[q]
+        U[last] = above
 
     def dead_end_beyond(self, rest: Sequence[int], start: int) -> bool:
         """Early failure: True when some uncovered primary item with no option left is
@@ -262,9 +344,33 @@ def choose_first(links: Links) -> int:
     return links.RLINK[0]
 
 
-def _chooser(heuristic: str | Heuristic | None) -> Callable[[Links], int]:
+def choose_bounded(links: Links) -> int:
+    """Algorithm M's choice (Knuth's DLX3): the item of smallest *branching degree*
+    ``LEN + s - BOUND + 1``, where ``s = min(SLACK, BOUND)`` (the number of ways to
+    go on from it, counting the null choice); ties go to the smaller s, then the
+    longer list, then the first.  A degree below 1 is a dead end.  Without
+    bounds the degree is LEN: this is then minimum remaining values."""
+    RL, LEN, BOUND, SLACK = links.RLINK, links.LEN, links.BOUND, links.SLACK
+    best, key = 0, (0, 0, 0)
+    j = RL[0]
+    while j != 0:
+        s = min(SLACK[j], BOUND[j])
+        this = (LEN[j] + s - BOUND[j] + 1, s, -LEN[j])
+        if best == 0 or this < key:
+            best, key = j, this
+        j = RL[j]
+    return best
+
+
+def degree(links: Links, i: int) -> int:
+    """The branching degree of item i (see :func:`choose_bounded`)."""
+    s = min(links.SLACK[i], links.BOUND[i])
+    return links.LEN[i] + s - links.BOUND[i] + 1
+
+
+def _chooser(heuristic: str | Heuristic | None, multi: bool = False) -> Callable[[Links], int]:
     if heuristic is None or heuristic == "mrv":
-        return choose_mrv
+        return choose_bounded if multi else choose_mrv
     if heuristic == "first":
         return choose_first
     if callable(heuristic):
@@ -284,58 +390,100 @@ def _chooser(heuristic: str | Heuristic | None) -> Callable[[Links], int]:
 # ----------------------------------------------------------------- branch and bound
 
 
-class Bound:
-    """Branch and bound for ``mode="best"``: option weights (to be maximised) and
-    an optimistic estimate of what the uncovered items can still add.
+Number: TypeAlias = "int | float | Fraction"
 
-    The default estimate is, for each uncovered primary item, the best ratio
+
+class Bound:
+    """Branch and bound for ``mode="best"``: option weights (maximised), the ``k``
+    best solutions found so far, and an optimistic estimate of what the uncovered
+    items can still add.
+
+    The default estimate is, for each uncovered primary item, the best share
     ``weight / primary items`` among the options left in its list: every
     completion splits its score over the items exactly that way, so the sum is
-    never below the truth.  With ``integral`` weights it is rounded down.
+    never below the truth.  Int weights are compared exactly: the shares are
+    scaled by the least common multiple ``scale`` of the options' sizes, so they
+    are whole numbers too, and the estimate is rounded down (scores are whole).
+    Float weights are compared as the rounded floats they are.  With bounds on items (Algorithm M) there is no default estimate
+    (every branch is explored).  A node is cut when its score plus the estimate
+    cannot beat the k-th best so far.
     """
 
-    def __init__(self, links: Links, weights: list[float],
-                 hook: Callable[[SearchState], float] | None, integral: bool) -> None:
+    def __init__(self, links: Links, weights: Sequence[Number],
+                 hook: Callable[[SearchState], Number] | None, k: int = 1) -> None:
         self.weights = weights
         self.hook = hook
-        self.integral = integral
-        self.best = -math.inf
-        TOP, n1 = links.TOP, links.N1
-        self.ratio = [0.0] * len(TOP)
-        for o, nodes in enumerate(links.option_nodes):
-            share = weights[o] / sum(1 for q in nodes if TOP[q] <= n1)
-            for q in nodes:
-                self.ratio[q] = share
+        self.k = k
+        self.found: list[tuple[Number, tuple[Hashable, ...]]] = []   # the best, best first
+        self.scale, self.share = shares(links, weights)
 
-    def optimistic(self, state: SearchState) -> float:
-        """An upper bound on the weight the uncovered items can still add."""
+    @property
+    def threshold(self) -> Number | None:
+        """The score to beat: the k-th best so far (None while fewer are known)."""
+        return self.found[-1][0] if len(self.found) == self.k else None
+
+    def offer(self, score: Number, labels: tuple[Hashable, ...]) -> bool:
+        """Keep a solution if it is among the k best so far (ties: the first found)."""
+        worst = self.threshold
+        if worst is not None and not score > worst:
+            return False
+        at = len(self.found)
+        while at and score > self.found[at - 1][0]:
+            at -= 1
+        self.found.insert(at, (score, labels))
+        del self.found[self.k:]
+        return True
+
+    def optimistic(self, state: SearchState) -> Number | None:
+        """An upper bound on what the uncovered items can still add (None: some item
+        can't be covered any more); with int weights, a whole number (the sum adds
+        whole numbers, so it can't add more than the bound rounded down)."""
         if self.hook is not None:
-            return self.hook(state)
+            room = self.hook(state)
+            return room if self.scale == 0 else math.floor(room)
         t = state.links
-        RL, D = t.RLINK, t.DLINK
-        total = 0.0
+        RL, D, share = t.RLINK, t.DLINK, self.share
+        total: Number = 0
         j = RL[0]
         while j != 0:
-            top = -math.inf
             p = D[j]
+            if p == j:
+                return None
+            top = share[p]
+            p = D[p]
             while p != j:
-                top = max(top, self.ratio[p])
+                if share[p] > top:
+                    top = share[p]
                 p = D[p]
             total += top
             j = RL[j]
-        return total
+        return total if self.scale == 0 else total // self.scale
 
-    def hopeless(self, score: float, state: SearchState) -> bool:
-        """True when no completion of this partial solution can beat the best so far."""
-        if self.best == -math.inf:
+    def hopeless(self, score: Number, state: SearchState) -> bool:
+        """True when no completion of this partial solution can beat the k-th best."""
+        worst = self.threshold
+        if worst is None or (state.links.multi and self.hook is None):
             return False
         room = self.optimistic(state)
-        if room == -math.inf:
-            return True
-        eps = 1e-9
-        if self.integral:
-            room = math.floor(room + eps)
-        return score + room <= self.best + eps * (1 + abs(self.best))
+        return room is None or not score + room > worst
+
+
+def shares(links: Links, weights: Sequence[Number]) -> tuple[int, list[Number]]:
+    """``(scale, share)``: per node, its option's weight divided by its number of
+    primary items, times ``scale``; for int weights ``scale`` is the least common
+    multiple of those numbers (every share a whole number), for floats 0 (the
+    shares are the float quotients)."""
+    TOP, n1 = links.TOP, links.N1
+    sizes = [sum(1 for q in nodes if TOP[q] <= n1) for nodes in links.option_nodes]
+    exact = not any(isinstance(w, float) for w in weights)
+    scale = (math.lcm(*sizes) if sizes else 1) if exact else 0
+    share: list[Number] = [0] * len(TOP)
+    for o, nodes in enumerate(links.option_nodes):
+        w = weights[o]
+        value = w * (scale // sizes[o]) if exact else w / sizes[o]
+        for q in nodes:
+            share[q] = value
+    return scale, share
 
 
 # ----------------------------------------------------------------------- the loop
@@ -351,9 +499,7 @@ def run(
     heuristic: str | Heuristic | None = None,
     progress: Callable[[Stats], object] | None = None,
     forced: Sequence[int] = (),
-    weights: list[float] | None = None,
-    bound: Callable[[SearchState], float] | None = None,
-    integral: bool = False,
+    bb: Bound | None = None,
 ) -> Generator[Any, None, None]:
     """Search ``links`` (changing and then restoring them); yield as ``mode`` says.
 
@@ -361,7 +507,8 @@ def run(
     order), ``"count"`` yields None per solution, ``"trace"`` yields an event
     (:mod:`dlx.events`) between every two steps, and ``"best"`` (with
     ``weights``, per option index, maximised) yields ``(score, labels)`` each
-    time branch and bound finds a better solution (see :class:`Bound`).
+    time branch and bound finds one of the ``bb.k`` best so far (see :class:`Bound`,
+    which keeps them).
 
     ``forced`` are nodes of options to choose first (one node per option); the
     search then explores only below that partial solution, and its statistics
@@ -383,11 +530,14 @@ def run(
     t = links
     RL, D, TOP, COLOR, labels, OPT = t.RLINK, t.DLINK, t.TOP, t.COLOR, t.labels, t.OPT
     CYCLIC = t.cyclic_table()              # x -> others(t, x), for options not too long
-    choose = _chooser(heuristic)
+    multi, BOUND, SLACK = t.multi, t.BOUND, t.SLACK     # Algorithm M when items have bounds
+    choose = _chooser(heuristic, multi)
     tracing = mode == "trace"
-    bb = Bound(t, weights, bound, integral) if weights is not None else None
     deadline = None if timeout is None else time.monotonic() + timeout
-    x = [0] * (t.N1 + len(forced) + 1)    # x[l]: the node of the option tried at level l
+    # levels: each chooses an option (Algorithm M: or closes an item, the null choice)
+    depth = min(sum(BOUND[1:t.N1 + 1]), len(labels)) + t.N1 if multi else t.N1
+    x = [0] * (depth + len(forced) + 1)    # x[l]: the node of the option tried at level l
+    first = [0] * len(x)                   # (M) first[l]: the first option tried at level l
     score: list[Any] = [0] * (len(x) + 1)  # (best) score[l]: total weight of x[0..l-1]
     profile = [0] * (len(x) + 1)           # profile[l]: nodes at level l
     state = SearchState(t, x)              # (best) what a bound hook sees
@@ -412,6 +562,20 @@ def run(
     # X4 and X5 would.  The search below them counts, as its root, the step that
     # placed the last one (committing its items, with early failure), as the plain
     # search counts trying that option.
+    if multi:
+        # Algorithm M: each forced option is taken out of every list and counts once
+        # against the bounds of its items (no frontier, so no root step to count)
+        for f in forced:
+            if not _available(t, f):
+                _unwind_bounded(dance, x, first, level, 0, 0)
+                return
+            x[level] = f
+            dance.tweak(f, True)
+            for q in (f, *(CYCLIC[f] or others(t, f))):
+                dance.commit(q)
+            level += 1
+        forced = ()
+        updates0 = dance.updates
     for k, f in enumerate(forced):
         if not _available(t, f):
             _unwind(dance, x, level, 0, 0)
@@ -456,29 +620,38 @@ def run(
                 elif tracing:
                     sync()
                     yield Solution(level, _labels(labels, OPT, x, level))
-                elif bb is not None and score[level] > bb.best:
-                    bb.best = score[level]
-                    sync()
-                    yield score[level], _labels(labels, OPT, x, level)
+                elif bb is not None:
+                    sol = _labels(labels, OPT, x, level)
+                    if bb.offer(score[level], sol):
+                        sync()
+                        yield score[level], sol
                 paused = False
                 dead = True
             else:
-                # X3: choose an item i (a primary item with no option left: a dead end)
+                # X3: choose an item i (a primary item with no option left: a dead end;
+                # with bounds, one whose branching degree is 0)
                 paused = True
-                if dance.empty:
-                    i = _first_empty(t)
-                else:
+                if multi or not dance.empty:
                     i = choose(t)
+                else:
+                    i = _first_empty(t)
                 if tracing:
                     yield Choose(level, t.item_names[i], t.LEN[i])
-                dead = t.LEN[i] == 0
+                dead = degree(t, i) <= 0 if multi else t.LEN[i] == 0
                 if bb is not None and not dead:
                     state._level = level
                     dead = bb.hopeless(score[level], state)
                 paused = False
                 if not dead:
-                    # X4: cover i
-                    dance.cover(i)
+                    # X4: cover i (with bounds: one more choice for i, which is covered
+                    # once its bound is used up, and otherwise tweaked option by option)
+                    if multi:
+                        BOUND[i] -= 1
+                        if BOUND[i] == 0:
+                            dance.cover(i)
+                        first[level] = D[i]
+                    else:
+                        dance.cover(i)
                     holding = True
                     x[level] = D[i]
                     if tracing:
@@ -498,12 +671,26 @@ def run(
                     level -= 1
                     # X6: try again: uncommit x_l (its other items right to left)
                     xl = x[level]
+                    holding = True
+                    if xl <= t.N:           # (M) after the null choice: i is active again
+                        i = xl
+                        dance.reactivate(i)
+                        _restore_bounded(dance, i, first[level])
+                        holding = False
+                        if tracing:
+                            paused = True
+                            yield Uncover(level, t.item_names[i])
+                            paused = False
+                        dead = True
+                        continue
                     i = TOP[xl]
                     rest = CYCLIC[xl] or others(t, xl)
-                    holding = True
                     for k in range(len(rest) - 1, -1, -1):
                         q = rest[k]
-                        dance.uncover(TOP[q], COLOR[q])     # uncommit q (Algorithm C)
+                        if multi:
+                            dance.uncommit(q)
+                        else:
+                            dance.uncover(TOP[q], COLOR[q])     # uncommit q (Algorithm C)
                         if tracing and COLOR[q] >= 0:
                             committed, paused = k, True
                             yield Uncover(level, t.item_names[TOP[q]], _color(t, q))
@@ -512,9 +699,22 @@ def run(
                     x[level] = D[xl]
                     dead = False
                 xl = x[level]
-                if xl == i:
+                if multi and (BOUND[i] or SLACK[i]):
+                    # (M) i is not covered: stop when it has too few options left for
+                    # its bound; the null choice (xl == i) closes it, keeping what it has
+                    if t.LEN[i] <= BOUND[i] - SLACK[i]:
+                        xl = i
+                        give_up = True
+                    else:
+                        give_up = False
+                else:
+                    give_up = xl == i
+                if give_up:
                     # X7: backtrack: every option of i has been tried
-                    dance.uncover(i)
+                    if multi:
+                        _restore_bounded(dance, i, first[level])
+                    else:
+                        dance.uncover(i)
                     holding = False
                     if tracing:
                         paused = True
@@ -541,18 +741,31 @@ def run(
                 profile[level + 1] += 1
                 if level == deepest:
                     deepest += 1
+                if multi and (BOUND[i] or SLACK[i]):
+                    if xl != i:
+                        dance.tweak(xl, BOUND[i] != 0)      # xl leaves i's list for good
+                    elif BOUND[i]:
+                        dance.deactivate(i)                 # the null choice: i is done
                 if tracing:
                     paused = True
-                    yield Try(level, labels[OPT[xl]], _rank(t, xl), t.LEN[i])
+                    yield Try(level, labels[OPT[xl]] if xl > t.N else None, _rank(t, xl),
+                              t.LEN[i])
                     paused = False
+                if xl <= t.N:                               # (M) the null choice
+                    level += 1
+                    holding, committed = False, 0
+                    break
                 rest = CYCLIC[xl] or others(t, xl)
                 for committed, q in enumerate(rest, 1):
-                    dance.cover(TOP[q], COLOR[q])           # commit q (Algorithm C)
+                    if multi:
+                        dance.commit(q)
+                    else:
+                        dance.cover(TOP[q], COLOR[q])       # commit q (Algorithm C)
                     if tracing and COLOR[q] >= 0:
                         paused = True
                         yield Cover(level, t.item_names[TOP[q]], _color(t, q))
                         paused = False
-                    if dance.empty and dance.dead_end_beyond(rest, committed):
+                    if not multi and dance.empty and dance.dead_end_beyond(rest, committed):
                         break
                 else:
                     if bb is not None:
@@ -572,7 +785,9 @@ def run(
                 x[level] = D[xl]
     finally:
         sync()
-        if paused:
+        if paused and multi:
+            _unwind_bounded(dance, x, first, level, i if holding else 0, committed)
+        elif paused:
             _unwind(dance, x, level, i if holding else 0, committed)
 
 
@@ -621,6 +836,54 @@ def _unwind(dance: Dance, x: list[int], level: int, held: int, committed: int) -
         dance.uncover(t.TOP[x[lev]])
 
 
+def _restore_bounded(dance: Dance, i: int, first: int) -> None:
+    """(M) X7 for item i: undo its cover, or put back the options tweaked out of its
+    list since ``first``; then give the choice back to its bound."""
+    t = dance.links
+    if t.BOUND[i] == 0 and t.SLACK[i] == 0:
+        dance.uncover(i)
+    else:
+        dance.untweak(i, first, t.BOUND[i] != 0)
+        if t.BOUND[i] == 0:
+            dance.uncover(i, relink=False)
+    t.BOUND[i] += 1
+
+
+def _unwind_bounded(dance: Dance, x: list[int], first: list[int], level: int, held: int,
+                    committed: int) -> None:
+    """(M) :func:`_unwind` with bounds: undo the first ``committed`` commits of
+    x[level] and restore the item ``held`` at this level (0: none), then undo the
+    levels below (X6 and X7 for each, or a null choice).  Forced levels (no item
+    held) are put back as they were placed."""
+    t = dance.links
+    if committed:
+        for q in reversed(others(t, x[level])[:committed]):
+            dance.uncommit(q)
+    if held:
+        if t.BOUND[held] == 0 and t.SLACK[held]:
+            dance.reactivate(held)
+        elif t.BOUND[held] and x[level] == held and t.RLINK[t.LLINK[held]] != held:
+            dance.reactivate(held)                      # stopped right after a null choice
+        _restore_bounded(dance, held, first[level])
+    for lev in range(level - 1, -1, -1):
+        xl = x[lev]
+        if first[lev] == 0:                             # a forced option
+            for q in reversed((xl, *others(t, xl))):
+                dance.uncommit(q)
+            dance.untweak_option(xl)
+            continue
+        if xl <= t.N:
+            i = xl
+            dance.reactivate(i)
+        else:
+            i = t.TOP[xl]
+            for q in reversed(others(t, xl)):
+                dance.uncommit(q)
+            if t.BOUND[i] == 0 and t.SLACK[i]:
+                dance.reactivate(i)
+        _restore_bounded(dance, i, first[lev])
+
+
 def _available(t: Links, f: int) -> bool:
     """Can the option of node f still be chosen?  Every node of it must still be in
     its item's list (not hidden by an earlier choice), and every item it covers
@@ -645,8 +908,9 @@ def _first_empty(t: Links) -> int:
 
 def _labels(labels: list[Hashable], OPT: list[int], x: list[int], level: int
             ) -> tuple[Hashable, ...]:
-    """The labels of the options x[0..level-1]."""
-    return tuple([labels[OPT[q]] for q in x[:level]])
+    """The labels of the options x[0..level-1] (Algorithm M's null choices, item
+    headers with no option, are left out)."""
+    return tuple([labels[OPT[q]] for q in x[:level] if OPT[q] >= 0])
 
 
 def _rank(t: Links, x: int) -> int:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from fractions import Fraction
 from typing import Any, Literal, TypeAlias
 
 from . import engine as _engine
@@ -42,7 +43,7 @@ from .errors import BudgetExceeded, ExactCoverError
 from .events import Event, Stats
 from .links import Links
 from .problem import ExactCover
-from .search import Heuristic, SearchState, run
+from .search import Bound, Heuristic, Number, SearchState, run
 
 __all__ = ["solutions", "count", "first", "is_unique", "best", "trace", "Engine"]
 
@@ -262,28 +263,35 @@ def is_unique(
 
 def best(
     problem: ExactCover,
-    weight: Callable[[Any], float] | Mapping[Any, float],
+    weight: Callable[[Any], Number] | Mapping[Any, Number] | None = None,
     *,
-    maximize: bool = True,
+    k: int | None = None,
+    maximize: bool | None = None,
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
     heuristic: str | Heuristic | None = None,
-    bound: Callable[[SearchState], float] | None = None,
+    bound: Callable[[SearchState], Number] | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
     engine: Engine | None = None,
-) -> tuple[float, tuple[Hashable, ...]] | None:
-    """The solution of greatest (or least) total weight, by branch and bound.
+) -> Any:
+    """The best solution by total weight (or the ``k`` best), by branch and bound.
 
     Parameters
     ----------
     problem : ExactCover
-    weight : callable or mapping
-        ``weight(label)`` (or ``weight[label]``) is the number of each option; a
-        solution's score is the sum over its options.
-    maximize : bool
-        Largest score (default) or smallest.
+    weight : callable, mapping or None
+        ``weight(label)`` (or ``weight[label]``) is the number of each option (an
+        int, Fraction or finite float); a solution's score is the sum over its
+        options.  None: the problem's option costs (``ExactCover(costs=...)``,
+        Knuth's DLX5), and the smallest total wins.
+    k : int or None
+        None: return the best solution; a number: return a list of the ``k`` best,
+        best first (ties in search order).
+    maximize : bool or None
+        Largest score or smallest; None means largest for a ``weight``, smallest
+        for costs.
     bound : callable or None
         ``bound(state) -> number``: an optimistic estimate (never below the truth
         when maximising, never above when minimising) of the weight the
@@ -293,11 +301,17 @@ def best(
         engine.
     max_nodes, timeout, stats, heuristic, progress, forced, engine
         As for every view; when the budget runs out, :class:`~dlx.BudgetExceeded`
-        carries the best ``(score, solution)`` found so far (or None).
+        carries the best found so far (as the view would have returned it).
+
+    Scores are exact: int and Fraction weights are summed and compared as such
+    (no tolerance).  Float weights are summed as floats (if any weight is a float,
+    all are taken as floats): a solution better by less than the rounding error
+    of the sums can be missed.  Fractions, ints beyond 2**62 and a ``bound`` hook
+    run on the pure engine.
 
     Returns
     -------
-    (score, solution) or None
+    (score, solution) or None; with ``k``, a list of up to k (score, solution)
         The first best solution in search order; None when there is no solution.
 
     Examples
@@ -311,59 +325,93 @@ def best(
     (1, ('xyz',))
     >>> dlx.best(p, {"x": 5, "y": 1, "z": 1, "xy": 2, "xyz": 4})
     (7, ('z', 'x', 'y'))
+
+    The cheapest solutions by the problem's costs (DLX5):
+
+    >>> priced = dlx.ExactCover(p.options, costs={"x": 1, "y": 1, "z": 1, "xy": 3, "xyz": 4})
+    >>> dlx.best(priced, k=3)
+    [(3, ('z', 'x', 'y')), (4, ('z', 'xy')), (4, ('xyz',))]
     """
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+        raise ExactCoverError(f"k must be a positive whole number or None, not {k!r}")
     req = _Request(problem, max_nodes=max_nodes, timeout=timeout, stats=stats,
                    heuristic=heuristic, progress=progress, forced=forced, engine=engine,
                    python_only=bound is not None)
+    if maximize is None:
+        maximize = weight is not None
     sign = 1 if maximize else -1
-    weights = [sign * w for w in _weights(req.links, weight)]
-    integral = all(isinstance(w, int) for w in weights)
-    if req.core:
-        found, out_of_budget = _engine.best(req, weights, integral)
-        signed = None if found is None else _signed(found, sign, integral)
-        if out_of_budget:
-            raise BudgetExceeded(max_nodes, signed, req.stats, timeout=timeout)
-        return signed
+    weights = [sign * w for w in _weights(req.links, problem.cost if weight is None else weight)]
+    # exact weights are searched as ints: Fractions times their common denominator
+    unit = math.lcm(*(w.denominator for w in weights if isinstance(w, Fraction))) \
+        if any(isinstance(w, Fraction) for w in weights) else 1
+    if unit > 1:
+        weights = [int(w * unit) for w in weights]
     hook = None
     if bound is not None:
         user = bound
 
-        def hook(state: SearchState) -> float:
-            return float(sign * user(state))
-    result: tuple[float, tuple[Hashable, ...]] | None = None
-    search = req.run("best", weights=weights, bound=hook, integral=integral)
+        def hook(state: SearchState) -> Number:
+            return sign * unit * user(state)
+
+    found, stop = _best(req, weights, hook, k or 1)
+    result = [(_unscaled(sign * score, unit), sol) for score, sol in found]
+    answer = result if k is not None else (result[0] if result else None)
+    if stop is not None:
+        stop.found = answer
+        stop.frontier = None          # a branch-and-bound frontier depends on the best so far
+        raise stop
+    return answer
+
+
+def _best(req: _Request, weights: list[Number], hook: Callable[[SearchState], Number] | None,
+          k: int) -> tuple[list[tuple[Number, tuple[Hashable, ...]]], BudgetExceeded | None]:
+    """The k best (score, labels) to maximise, best first, and the stop that cut the
+    search short (None when it finished)."""
+    if req.core and hook is None and _engine.fits_best(req.links, weights):
+        return _engine.best(req, weights, k)
+    bb = Bound(req.links, weights, hook, k)
+    search = req.run("best", bb=bb)
     try:
-        for score, sol in search:
-            result = (score, sol)
+        for _ in search:
+            pass
     except BudgetExceeded as e:
-        e.found = None if result is None else _signed(result, sign, integral)
-        e.frontier = None           # a branch-and-bound frontier depends on the best so far
-        raise
+        return bb.found, e
     finally:
         search.close()
-    return None if result is None else _signed(result, sign, integral)
+    return bb.found, None
 
 
-def _weights(links: Links, weight: Callable[[Any], float] | Mapping[Any, float]) -> list[float]:
-    """The weight of every option, in option order, checked to be finite numbers."""
+def _unscaled(score: Number, unit: int) -> Number:
+    if unit == 1:
+        return score
+    value = Fraction(score, unit)  # type: ignore[arg-type]
+    return value.numerator if value.denominator == 1 else value
+
+
+def _weights(links: Links, weight: Callable[[Any], Number] | Mapping[Any, Number]
+             ) -> list[Number]:
+    """The weight of every option, in option order, checked to be finite numbers (all
+    floats when any is a float)."""
     get = weight.__getitem__ if isinstance(weight, Mapping) else weight
-    out: list[float] = []
+    out: list[Number] = []
+    floats = False
     for label in links.labels:
         try:
             w = get(label)
         except Exception as e:  # noqa: BLE001 - report the label whose weight failed
             raise ExactCoverError(f"weight of option {label!r} could not be computed: {e}") from e
-        if isinstance(w, bool) or not isinstance(w, (int, float)) or math.isnan(w) \
-                or math.isinf(w):
+        if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (
+                isinstance(w, float) and not math.isfinite(w)):
             raise ExactCoverError(f"weight of option {label!r} is {w!r}, not a finite number")
+        floats = floats or isinstance(w, float)
         out.append(w)
+    if floats:
+        try:
+            return [float(w) for w in out]
+        except OverflowError:
+            raise ExactCoverError("a weight is too large to be added to float weights"
+                                  " (use ints or Fractions for exact scores)") from None
     return out
-
-
-def _signed(result: tuple[float, tuple[Hashable, ...]], sign: int,
-            integral: bool) -> tuple[float, tuple[Hashable, ...]]:
-    score = sign * result[0]
-    return (int(score) if integral else score), result[1]
 
 
 def trace(

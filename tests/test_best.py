@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import pytest
 from conftest import BUDGET, problems
+from helpers import brute_force
 from hypothesis import given
 from hypothesis import strategies as st
 
 import dlx
+from dlx import engine as engines
+
+ENGINES = ("python", "c") if engines.available() else ("python",)
 
 
 def brute_best(p, w, maximize):
@@ -117,3 +122,46 @@ def test_best_chooses_heaviest_among_all():
              for perm in itertools.permutations(range(3))]
     assert dlx.best(p, w)[0] == max(perms)
     assert dlx.best(p, w, maximize=False)[0] == min(perms)
+
+
+@st.composite
+def priced(draw):
+    """Small random problems with costs: ints, Fractions or floats."""
+    p = draw(problems())
+    kind = draw(st.sampled_from(["int", "fraction", "float"]))
+    values = {"int": st.integers(0, 9), "fraction": st.fractions(0, 5, max_denominator=4),
+              "float": st.floats(0, 10, allow_nan=False)}[kind]
+    costs = {label: draw(values) for label in p.options}
+    return dlx.ExactCover(p.options, secondary=p.secondary, primary=p.primary, costs=costs)
+
+
+@given(priced(), st.integers(1, 6))
+def test_the_k_cheapest_solutions_match_enumerate_and_sort(p, k):
+    every = sorted(sum(p.cost(o) for o in sol) for sol in brute_force(p))
+    for engine in ENGINES:
+        got = dlx.best(p, k=k, engine=engine, max_nodes=BUDGET)
+        if any(isinstance(c, float) for c in p.costs.values()):    # sums in another order
+            assert [cost for cost, _ in got] == pytest.approx(every[:k])
+        else:
+            assert [cost for cost, _ in got] == every[:k]
+        for cost, sol in got:
+            assert dlx.is_exact_cover(p, sol)
+            assert sum(p.cost(o) for o in sol) == pytest.approx(cost)
+
+
+def test_exact_integer_scores_never_lose_a_better_solution():
+    # a relative tolerance of 1e-9 once kept A+B (10**10) over C+D (10**10 + 5)
+    p = dlx.ExactCover({"A": ["x", "s"], "C": ["x"], "B": ["y"], "D": ["y", "s"]},
+                       secondary=["s"])
+    w = {"A": 10**10, "B": 0, "C": 0, "D": 10**10 + 5}
+    for engine in ENGINES:
+        assert dlx.best(p, w, engine=engine) == (10**10 + 5, ("C", "D"))
+        # 2**53 and 2**53 + 1 are the same float: ints must not be summed as floats
+        w2 = {"A": 2**53, "B": 0, "C": 0, "D": 2**53 + 1}
+        assert dlx.best(p, w2, engine=engine)[0] == 2**53 + 1
+    # beyond 64 bits, exact on the pure engine (whatever engine= says), and no OverflowError
+    assert dlx.best(p, {"A": 10**400, "B": 0, "C": 0, "D": 10**400 + 1})[0] == 10**400 + 1
+    assert dlx.best(p, {"A": Fraction(1, 3), "B": Fraction(1, 3), "C": 0,
+                        "D": Fraction(2, 3)}) == (Fraction(2, 3), ("A", "B"))
+    with pytest.raises(dlx.ExactCoverError, match="too large"):
+        dlx.best(p, {"A": 10**400, "B": 0.5, "C": 0, "D": 0})

@@ -58,3 +58,42 @@ def test_colored_flag_and_item_names():
     assert p.colored and p.item_names("o") == ("a", "x")
     assert not dlx.ExactCover({"o": ["a"]}).colored
     assert "1 options" in repr(p)
+
+
+def test_bounds_costs_and_pickling():
+    import pickle
+
+    p = dlx.ExactCover({"x": ["a", "b"], "y": ["a"], "z": ["b"]}, bounds={"a": (0, 2), "b": (1, 1)},
+                       costs={"x": 3, "y": 1.5})
+    assert p.bounds == {"a": (0, 2)} and p.bound("a") == (0, 2) and p.bound("b") == (1, 1)
+    assert p.cost("x") == 3 and p.cost("z") == 0
+    # b exactly once, a at most twice: {x}, {x, y}, {z}, {y, z}
+    assert sorted(map(sorted, dlx.solutions(p))) == [["x"], ["x", "y"], ["y", "z"], ["z"]]
+    q = pickle.loads(pickle.dumps(p))
+    assert (q.options, q.primary, q.secondary, q.bounds, q.costs) == \
+        (p.options, p.primary, p.secondary, p.bounds, p.costs)
+    assert dlx.count(q) == dlx.count(p)
+
+
+def test_from_matrix():
+    p = dlx.ExactCover.from_matrix([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0], [0, 0, 1, 1]],
+                                   secondary=[3])
+    assert p.primary == (0, 1, 2) and p.secondary == (3,)
+    assert p.options == {0: (0, 2), 1: (1, 3), 2: (0, 1), 3: (2, 3)}
+    assert sorted(map(sorted, dlx.solutions(p))) == [[0, 1], [2, 3]]
+    with pytest.raises(dlx.ExactCoverError, match="not 0 or 1"):
+        dlx.ExactCover.from_matrix([[0, 2]])
+    with pytest.raises(dlx.ExactCoverError, match="secondary column"):
+        dlx.ExactCover.from_matrix([[0, 1]], secondary=[5])
+    # an all-zero column is a primary item nobody covers: no solution
+    assert dlx.count(dlx.ExactCover.from_matrix([[1, 0], [1, 0]])) == 0
+
+
+def test_from_matrix_takes_numpy_and_scipy():
+    np = pytest.importorskip("numpy")
+    rows = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 1]])
+    p = dlx.ExactCover.from_matrix(rows)
+    assert dlx.count(p) == 2 and p.options[0] == (0, 2)
+    sparse = pytest.importorskip("scipy.sparse")
+    q = dlx.ExactCover.from_matrix(sparse.csr_matrix(rows))
+    assert q.options == p.options and q.primary == p.primary

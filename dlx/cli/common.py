@@ -1,15 +1,23 @@
-"""What every ``dlx`` sub-command shares: exit codes, messages, input, the search session, stats.
+"""What every ``dlx`` sub-command shares: exit codes, the batch rule, messages, input, search.
 
 Defined here once and imported by the command modules (:mod:`dlx.cli.solve`,
 :mod:`dlx.cli.sudoku`, :mod:`dlx.cli.puzzles`, :mod:`dlx.cli.demo`).  Answers go
-to stdout; progress, statistics and errors go to stderr, errors as one line
-``dlx: ...`` or ``dlx COMMAND: ...``.  rich is imported only inside the
-functions that draw, and the command still works (in plain text) without it.
+to stdout; progress, statistics and errors go to stderr, every error as one line
+``dlx: FILE:LINE: message`` (``FILE:LINE:COLUMN`` when the column is known, just
+``dlx: message`` when no file is involved).  rich is imported only inside the
+functions that draw.
 
->>> positive_int("3")
-3
->>> message("no solution", "queens")
-'dlx queens: no solution'
+>>> positive_int("3"), seconds("1.5")
+(3, 1.5)
+>>> message("no solution")
+'dlx: no solution'
+>>> message("unexpected character 'x'", "p.txt", 3, 41)
+"dlx: p.txt:3:41: unexpected character 'x'"
+>>> status = Batch()
+>>> status.none(); status.code
+1
+>>> status.bad(); status.code
+2
 """
 
 from __future__ import annotations
@@ -17,47 +25,115 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import io
+import math
 import os
 import signal
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from types import FrameType
 from typing import IO, Any
 
 import dlx
 
 __all__ = [
-    "EXIT_FOUND", "EXIT_NONE", "EXIT_INPUT", "EXIT_NOT_UNIQUE", "EXIT_BUDGET",
-    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_CODES", "InputError", "positive_int", "message",
-    "error", "open_input", "is_terminal", "progress_wanted", "search_session", "print_stats",
-    "print_table", "engine_name",
+    "EXIT_FOUND", "EXIT_NONE", "EXIT_INPUT", "EXIT_NOT_UNIQUE", "EXIT_MEMORY", "EXIT_BUDGET",
+    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_CODES", "BATCH_RULE", "EPILOG", "Batch", "Deadline",
+    "InputError", "positive_int", "seconds", "message", "error", "open_input", "line_cap",
+    "is_terminal", "progress_wanted", "search_session", "slow_engine_note", "print_stats",
+    "print_table", "add_stats", "engine_name", "stopped", "DEFAULT_MAX_LINE", "input_size",
 ]
 
-EXIT_FOUND = 0          # an answer (every answer, for a batch)
-EXIT_NONE = 1           # no solution
+EXIT_FOUND = 0          # an answer (every case answered with a solution, for a batch)
+EXIT_NONE = 1           # no solution (some case had none, for a batch)
 EXIT_INPUT = 2          # bad input or usage (argparse exits with 2 too)
 EXIT_NOT_UNIQUE = 3     # more than one solution where uniqueness was demanded
-EXIT_BUDGET = 124       # the node budget ran out: the answer is unknown (as `timeout`)
+EXIT_MEMORY = 4         # memory ran out (the message says how big the problem was)
+EXIT_BUDGET = 124       # the node budget or the time limit ran out: unknown (as `timeout`)
 EXIT_INTERRUPTED = 130  # Ctrl-C
 EXIT_PIPE = 141         # the reader of stdout went away (`dlx ... | head -1`)
 
-#: The exit codes in one sentence, for --help.
+#: The exit codes in one sentence, for --help and the README.
 EXIT_CODES = (f"Exit codes: {EXIT_FOUND} found, {EXIT_NONE} no solution, {EXIT_INPUT} bad input"
-              f" or usage, {EXIT_NOT_UNIQUE} not unique, {EXIT_BUDGET} node budget exhausted,"
-              f" {EXIT_INTERRUPTED} interrupted, {EXIT_PIPE} output closed early.")
+              f" or usage, {EXIT_NOT_UNIQUE} not unique (where demanded), {EXIT_MEMORY} out of"
+              f" memory, {EXIT_BUDGET} node budget or time limit reached (the answer is"
+              f" unknown), {EXIT_INTERRUPTED} interrupted, {EXIT_PIPE} output closed early.")
+
+#: The one rule of every batch command (several FILEs, puzzles or cases).
+BATCH_RULE = (f"A batch (several FILEs, puzzles or cases) answers every case it can read and"
+              f" exits with the first that applies: {EXIT_INPUT} if any input was bad,"
+              f" {EXIT_BUDGET} if any answer is unknown (budget or time), {EXIT_NOT_UNIQUE} if"
+              f" any case was not unique where uniqueness was demanded, {EXIT_NONE} if any case"
+              f" had no solution, else {EXIT_FOUND}.")
+
+#: The epilog of every command's --help.
+EPILOG = EXIT_CODES + " " + BATCH_RULE
+
+#: The longest input line read from a pipe or a terminal (characters), unless --max-line
+#: says otherwise; lines of a regular file may be as long as the file.
+DEFAULT_MAX_LINE = 1_000_000
+
+#: A search still running after this many seconds on the pure-Python engine gets a note.
+SLOW_SECONDS = 1.0
+
+
+@dataclass
+class Batch:
+    """What happened to the cases of a batch, and the exit code of the one batch rule.
+
+    >>> b = Batch(); b.unknown(); b.none(); b.code
+    124
+    """
+
+    cases: int = 0
+    bad_inputs: int = 0
+    unknowns: int = 0
+    not_uniques: int = 0
+    nones: int = 0
+
+    def bad(self) -> None:
+        self.bad_inputs += 1
+
+    def unknown(self) -> None:
+        self.unknowns += 1
+
+    def not_unique(self) -> None:
+        self.not_uniques += 1
+
+    def none(self) -> None:
+        self.nones += 1
+
+    @property
+    def code(self) -> int:
+        """2 if any input was bad, else 124 if any answer is unknown, else 3 if any case
+        was not unique where that was demanded, else 1 if any had no solution, else 0."""
+        if self.bad_inputs:
+            return EXIT_INPUT
+        if self.unknowns:
+            return EXIT_BUDGET
+        if self.not_uniques:
+            return EXIT_NOT_UNIQUE
+        if self.nones:
+            return EXIT_NONE
+        return EXIT_FOUND
 
 
 class InputError(Exception):
-    """A FILE argument could not be opened: one line on stderr, exit 2.
+    """Input that cannot be used (a FILE that cannot be opened, a bad line): exit 2.
 
-    ``command`` names the sub-command for the message (None: plain ``dlx:``).
+    ``name``, ``line`` and ``column`` say where, for :func:`message`.
     """
 
-    def __init__(self, text: str, command: str | None = None) -> None:
+    def __init__(self, text: str, name: str | None = None, line: int | None = None,
+                 column: int | None = None) -> None:
         super().__init__(text)
-        self.command = command
+        self.text, self.name, self.line, self.column = text, name, line, column
+
+    def __str__(self) -> str:
+        return message(self.text, self.name, self.line, self.column)
 
 
 def positive_int(text: str) -> int:
@@ -77,29 +153,69 @@ def positive_int(text: str) -> int:
     return value
 
 
-def message(text: str, command: str | None = None) -> str:
-    """An error or warning line: ``dlx: text``, or ``dlx COMMAND: text``."""
-    return f"dlx {command}: {text}" if command else f"dlx: {text}"
+def seconds(text: str) -> float:
+    """argparse type: a number of seconds, more than 0 and finite (``--timeout``).
+
+    >>> seconds("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '0' must be a number of seconds above 0
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number of seconds above 0")
+    return value
 
 
-def error(text: str, command: str | None = None) -> None:
+def message(text: str, name: str | None = None, line: int | None = None,
+            column: int | None = None) -> str:
+    """An error or warning line: ``dlx: text`` or ``dlx: FILE:LINE[:COLUMN]: text``."""
+    where = ""
+    if name is not None:
+        where = name
+        if line is not None:
+            where += f":{line}"
+            if column is not None:
+                where += f":{column}"
+        where += ": "
+    return f"dlx: {where}{text}"
+
+
+def error(text: str, name: str | None = None, line: int | None = None,
+          column: int | None = None) -> None:
     """Print :func:`message` on stderr."""
-    print(message(text, command), file=sys.stderr)
+    print(message(text, name, line, column), file=sys.stderr, flush=True)
+
+
+def stopped(e: dlx.BudgetExceeded) -> str:
+    """What ran out, for a message: ``node budget of 100`` or ``time limit of 2 s``.
+
+    >>> stopped(dlx.BudgetExceeded(100, 0))
+    'node budget of 100'
+    """
+    if e.max_nodes is None and e.timeout is not None:
+        return f"time limit of {e.timeout:g} s"
+    if e.max_nodes is None:
+        return "time limit"
+    return f"node budget of {e.max_nodes:,}"
 
 
 # ------------------------------------------------------------------------------ input
 
 
 @contextmanager
-def open_input(path: str, command: str | None = None,
-               errors: str = "strict") -> Iterator[tuple[IO[str], str]]:
+def open_input(path: str, errors: str = "strict") -> Iterator[tuple[IO[str], str]]:
     """The text stream of a FILE argument (``-``: standard input) and its name for messages.
 
     Files and standard input are read as UTF-8 whatever the locale; ``errors`` says
     what undecodable bytes become (``"strict"``: an error when read, ``"replace"``:
     U+FFFD, ``"surrogateescape"``: lone surrogates a reader can point at).  A file
     that cannot be opened raises :class:`InputError`.  Standard input is left open.
-    Callers read with ``readline(limit)`` (a line-length cap), never ``for line in f``.
+    Callers read with ``readline(limit)`` (a line-length cap, :func:`line_cap`),
+    never ``for line in f``.
     """
     if path == "-":
         buffer = getattr(sys.stdin, "buffer", None)
@@ -115,9 +231,51 @@ def open_input(path: str, command: str | None = None,
     try:
         stream = open(path, encoding="utf-8", errors=errors)  # noqa: SIM115 - closed below
     except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror or e}", command) from None
+        raise InputError(f"cannot read it: {e.strerror or e}", path) from None
     with stream:
         yield stream, path
+
+
+def input_size(stream: object) -> int | None:
+    """The size in bytes of a stream reading a regular file, else None (a pipe, a terminal)."""
+    try:
+        info = os.fstat(stream.fileno())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def line_cap(stream: object, requested: int | None) -> int:
+    """The longest line to read from ``stream``: ``requested`` (``--max-line``) if given;
+    else as long as the file for a regular file (its size bounds what a line costs),
+    and :data:`DEFAULT_MAX_LINE` characters for a pipe or a terminal."""
+    if requested is not None:
+        return requested
+    size = input_size(stream)
+    return DEFAULT_MAX_LINE if size is None else max(DEFAULT_MAX_LINE, size + 1)
+
+
+class Deadline:
+    """The wall-clock limit of a whole command (``--timeout``): what remains of it.
+
+    >>> Deadline(None).remaining() is None
+    True
+    >>> 0 < Deadline(5).remaining() <= 5
+    True
+    """
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.end = None if limit is None else time.monotonic() + limit
+
+    def remaining(self) -> float | None:
+        """Seconds left (a tiny positive number once past the end), or None: no limit."""
+        if self.end is None:
+            return None
+        return max(self.end - time.monotonic(), 1e-6)
+
+    def expired(self) -> bool:
+        return self.end is not None and time.monotonic() >= self.end
 
 
 # ---------------------------------------------------------------- the search session
@@ -145,9 +303,28 @@ def is_terminal(stream: object) -> bool:
 
 def progress_wanted(quiet: bool) -> bool:
     """Draw a live progress display? Only on a terminal, without ``--quiet`` or
-    ``NO_PROGRESS`` in the environment, and with rich installed (not imported here)."""
+    ``NO_PROGRESS`` in the environment (and with rich importable, not imported here)."""
     return (not quiet and is_terminal(sys.stderr) and "NO_PROGRESS" not in os.environ
             and importlib.util.find_spec("rich") is not None)
+
+
+_noted = False
+
+
+def slow_engine_note(elapsed: float, quiet: bool) -> str | None:
+    """The one-time note for a search that has run :data:`SLOW_SECONDS` on the pure-Python
+    engine because the C core is not built (None otherwise, and after the first time)."""
+    global _noted
+    if _noted or quiet or elapsed < SLOW_SECONDS:
+        return None
+    from dlx import engine
+
+    if engine.available():
+        return None
+    _noted = True
+    return message("note: this runs on the pure-Python engine because the C core (dlx._core)"
+                   " was not built when dlx was installed; with a C compiler present,"
+                   " reinstall dlx to build it (searches run 20-50x faster)")
 
 
 @contextmanager
@@ -156,9 +333,11 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
 
     The line (rich, on stderr) appears once a search lasts (at its first progress
     call), and only when :func:`progress_wanted`; answers printed to a terminal
-    meanwhile go above it, and it is gone when the session ends.  Ctrl-C sets a
-    flag; the callback then raises KeyboardInterrupt, which the search turns into a
-    clean stop between two steps (a second Ctrl-C stops at once).
+    meanwhile go above it, and it is gone when the session ends, before anything
+    else is printed.  Ctrl-C sets a flag; the callback then raises
+    KeyboardInterrupt, which the search turns into a clean stop between two steps
+    (a second Ctrl-C stops at once).  A long search on the pure engine gets a note
+    (:func:`slow_engine_note`), once.
     """
     interrupt = _Interrupt()
     try:
@@ -174,9 +353,16 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
         nonlocal live, spinner
         if interrupt.requested:
             raise KeyboardInterrupt
+        elapsed = time.perf_counter() - started
+        note = slow_engine_note(elapsed, quiet)
+        if note is not None:
+            if live is not None:    # above the live line, not through it
+                live.console.print(note, markup=False, highlight=False, soft_wrap=True)
+            else:
+                print(note, file=sys.stderr, flush=True)
         if not show:
             return
-        rate = stats.nodes / max(time.perf_counter() - started, 1e-9)
+        rate = stats.nodes / max(elapsed, 1e-9)
         text = (f"{label}: {stats.nodes:,} nodes ({rate:,.0f}/s),"
                 f" {stats.solutions:,} solutions, depth {len(stats.profile) - 1}")
         if live is None:
@@ -197,7 +383,7 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
         yield progress
     finally:
         if live is not None:
-            live.stop()
+            live.stop()             # erase the line before any answer or message follows
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
 
@@ -237,6 +423,20 @@ def print_stats(stats: dlx.Stats, seconds: float, title: str = "search",
     profile = " ".join(f"{n:,}" for n in stats.profile[:16])
     rows.append(("nodes per level", profile + (" ..." if len(stats.profile) > 16 else "")))
     print_table(title, rows)
+
+
+def add_stats(total: dlx.Stats, stats: dlx.Stats) -> None:
+    """Add the counts of one search of a batch to ``total`` (its profile level by level)."""
+    total.nodes += stats.nodes
+    total.updates += stats.updates
+    total.solutions += stats.solutions
+    profile = list(total.profile)
+    for level, n in enumerate(stats.profile):
+        if level < len(profile):
+            profile[level] += n
+        else:
+            profile.append(n)
+    total.profile = profile
 
 
 def engine_name() -> str:

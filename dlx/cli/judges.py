@@ -10,30 +10,32 @@
   ``It is impossible``.
 
 Every row of a case must be on its own line; blank lines are skipped (so a
-POJ case with 0 columns has no row lines to read).  Rows
-become options labelled 1, 2, ... and columns primary items 1, 2, ..., so an
-empty column makes a case impossible.
+POJ case with 0 columns has no row lines to read).  A first line holding a
+single number is the number of cases (the "T" line of many judges' inputs): it is
+checked against the cases that follow.  Rows become options labelled 1, 2, ...
+and columns primary items 1, 2, ..., so an empty column makes a case impossible.
 
 >>> import io
 >>> out, err = io.StringIO(), io.StringIO()
 >>> solve_batch("hust", io.StringIO("3 3\\n1 1\\n2 2 3\\n1 2\\n2 2\\n1 1\\n1 1\\n"), out, err)
-0
+1
 >>> print(out.getvalue(), end="")
 2 1 2
 NO
->>> solve_batch("matrix", io.StringIO("2 2\\n1 0\\n0 1\\n1 2\\n1 0\\n"), out, err)
+>>> solve_batch("matrix", io.StringIO("2\\n2 2\\n1 0\\n0 1\\n1 2\\n1 1\\n"), out, err)
 0
 >>> print(out.getvalue().splitlines()[2:])
-['Yes, I found it', 'It is impossible']
+['Yes, I found it', 'Yes, I found it']
 
 A malformed case is reported on ``err`` with its line, the other cases are
-still answered, and the result is 2:
+still answered, and the result follows the batch rule of
+:data:`dlx.cli.common.BATCH_RULE` (2: some input was bad):
 
 >>> out, err = io.StringIO(), io.StringIO()
->>> solve_batch("hust", io.StringIO("2 2\\n1 1\\n1 3\\n1 1\\n1 1\\n"), out, err)
+>>> solve_batch("hust", io.StringIO("2 2\\n1 1\\n1 3\\n1 1\\n1 1\\n"), out, err, name="in.txt")
 2
 >>> print(err.getvalue(), end="")
-case 1: line 3: column 3 is out of range: there are 2 columns
+dlx: in.txt:3: case 1: column 3 is out of range: there are 2 columns
 >>> print(out.getvalue(), end="")
 1 1
 """
@@ -43,9 +45,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator
 from typing import Protocol
 
-from dlx import BudgetExceeded, ExactCover, ExactCoverError, FormatError, first
+import dlx
+from dlx import BudgetExceeded, ExactCover, ExactCoverError, FormatError
 
-from .common import EXIT_BUDGET, EXIT_FOUND, EXIT_INPUT
+from .common import Batch, Deadline, add_stats, message, stopped
 
 __all__ = ["FORMATS", "MAX_LINE_LENGTH", "MAX_SIZE", "read_hust", "read_matrix", "read_lines",
            "solve_batch"]
@@ -54,7 +57,7 @@ __all__ = ["FORMATS", "MAX_LINE_LENGTH", "MAX_SIZE", "read_hust", "read_matrix",
 FORMATS = ("hust", "matrix")
 
 MAX_LINE_LENGTH = 1_000_000
-"""The longest line (characters, without its line break) the readers accept."""
+"""The longest line (characters, without its line break) the readers accept by default."""
 
 MAX_SIZE = 1_000_000
 """The largest number of rows or columns a case may announce."""
@@ -80,32 +83,39 @@ class _Fatal(FormatError):
     """A fault after which the rest of the input cannot be read reliably."""
 
 
+class _Whole(FormatError):
+    """A fault of the input as a whole (no cases, a wrong number of cases), not of a case."""
+
+
 Case = tuple[int, "ExactCover | FormatError"]
 
 
-def read_lines(stream: _Reader | Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+def read_lines(stream: _Reader | Iterable[str], max_length: int | None = None
+               ) -> Iterator[tuple[int, list[str]]]:
     """Yield (line number from 1, tokens) for every non-blank line of a judge's input.
 
-    Reads with ``readline(limit)``, so one huge line costs no more than the cap;
-    a longer line, or undecodable text, raises :class:`~dlx.FormatError`.  A list
-    of lines is accepted too (handy in tests).
+    Reads with ``readline(limit)``, so one huge line costs no more than the cap
+    (``max_length``, default :data:`MAX_LINE_LENGTH`); a longer line, or
+    undecodable text, raises :class:`~dlx.FormatError`.  A list of lines is
+    accepted too (handy in tests).
 
     >>> list(read_lines(["3\\n", "\\n", "1 2\\n"]))
     [(1, ['3']), (3, ['1', '2'])]
     """
+    cap = MAX_LINE_LENGTH if max_length is None else max_length
     if not hasattr(stream, "readline"):
         stream = _ListReader(stream)
     number = 0
     while True:
         number += 1
         try:
-            line = stream.readline(MAX_LINE_LENGTH + 2)
+            line = stream.readline(cap + 2)
         except UnicodeDecodeError as e:
             raise _Fatal(f"the input is not valid text ({e.reason})", number) from None
         if not line:
             return
-        if len(line.rstrip("\r\n")) > MAX_LINE_LENGTH:
-            raise _Fatal(f"line is longer than {MAX_LINE_LENGTH:,} characters", number)
+        if len(line.rstrip("\r\n")) > cap:
+            raise _Fatal(f"line is longer than {cap:,} characters", number)
         tokens = line.split()
         if tokens:
             yield number, tokens
@@ -154,13 +164,28 @@ def _matrix_row(number: int, tokens: list[str], n: int) -> list[int]:
     return [j for j, t in enumerate(tokens, 1) if t == "1"]
 
 
-def _cases(fmt: str, stream: _Reader) -> Iterator[Case]:
-    """Yield (header line, problem or error) per case; after a fatal error, stop."""
+def _cases(fmt: str, stream: _Reader, max_length: int | None = None) -> Iterator[Case]:
+    """Yield (header line, problem or error) per case; after a fatal error, stop.
+
+    A leading line of one number announces how many cases follow; a different
+    number of cases is reported after them.
+    """
     hust = fmt == "hust"
-    lines = read_lines(stream)
+    lines = read_lines(stream, max_length)
+    announced: tuple[int, int] | None = None     # (line, number of cases)
+    seen = 0
     try:
         for start, tokens in lines:
+            if seen == 0 and announced is None and len(tokens) == 1:
+                try:
+                    announced = (start, _int(tokens[0], "the number of cases", start, 0,
+                                             MAX_SIZE))
+                except FormatError as e:
+                    yield start, _Whole(e.reason, start)
+                    return
+                continue
             rows, cols = _header(start, tokens)
+            seen += 1
             options: dict[Hashable, list[int]] = {}
             fault: FormatError | None = None
             for r in range(1, rows + 1 if hust or cols else 1):   # 0 columns: blank rows
@@ -180,6 +205,13 @@ def _cases(fmt: str, stream: _Reader) -> Iterator[Case]:
             yield start, fault or ExactCover(options, primary=range(1, cols + 1))
     except _Fatal as e:
         yield e.line, FormatError(e.reason, e.line)
+        return
+    if announced is not None and announced[1] != seen:
+        line, t = announced
+        yield line, _Whole(f"the first line announces {t:,} cases, but the input has"
+                                f" {seen:,}", line)
+    elif announced is None and seen == 0:
+        yield 1, _Whole("no cases: the input is empty", 1)
 
 
 def read_hust(stream: _Reader) -> Iterator[ExactCover | FormatError]:
@@ -200,7 +232,10 @@ def read_matrix(stream: _Reader) -> Iterator[ExactCover | FormatError]:
 
 
 def solve_batch(fmt: str, stream: _Reader, out: _Writer, err: _Writer, *,
-                max_nodes: int | None = None) -> int:
+                max_nodes: int | None = None, count: bool = False, limit: int | None = None,
+                deadline: Deadline | None = None, stats: dlx.Stats | None = None,
+                batch: Batch | None = None, name: str = "<input>",
+                max_length: int | None = None) -> int:
     """Answer every case of ``stream`` on ``out``, one line each, in order.
 
     Parameters
@@ -208,37 +243,85 @@ def solve_batch(fmt: str, stream: _Reader, out: _Writer, err: _Writer, *,
     fmt : "hust" or "matrix"
     stream, out, err : text streams
         A malformed case gets no answer on ``out`` and one line on ``err``
-        (``case k: line n: what is wrong``); reading goes on with the next case
-        unless the fault makes the rest unreadable (a bad header, a missing row).
+        (``dlx: NAME:LINE: case k: what is wrong``); reading goes on with the next
+        case unless the fault makes the rest unreadable (a bad header, a missing row).
     max_nodes : int or None
         Node budget per case; a case that runs out gets no answer and a line on ``err``.
+    count, limit : bool, int or None
+        Answer each case with its number of solutions (at most ``limit``) instead.
+    deadline : Deadline or None
+        The time limit of the whole run; once it has passed, the case being searched
+        and the rest get no answer.
+    stats : dlx.Stats or None
+        Filled with the total over the cases.
+    batch : Batch or None
+        What happened to the cases is added to it (for a run over several files).
+    name : str
+        The input's name in messages.
+    max_length : int or None
+        The longest line read (default :data:`MAX_LINE_LENGTH`).
 
     Returns
     -------
     int
-        2 if any case was malformed, else 124 if any ran out of budget, else 0.
+        The exit code of the batch rule (:data:`dlx.cli.common.BATCH_RULE`) for the
+        cases seen here: 2 if any case was malformed, else 124 if any ran out of budget
+        or time, else 1 if any had no solution, else 0.
     """
     if fmt not in FORMATS:
         raise ExactCoverError(f"unknown batch format {fmt!r}: use 'hust' or 'matrix'")
-    status = EXIT_FOUND
-    for k, (_, case) in enumerate(_cases(fmt, stream), 1):
+    mine = Batch()
+    total = dlx.Stats() if stats is None else stats
+    flush = getattr(out, "flush", None)
+    k = 0
+    for line, case in _cases(fmt, stream, max_length):
         if isinstance(case, FormatError):
-            err.write(f"case {k}: {case}\n")
-            status = EXIT_INPUT
+            where = ""
+            if not isinstance(case, _Whole):    # a fault of the case being read
+                k += 1
+                where = f"case {k}: "
+            err.write(message(where + case.reason, name, case.line) + "\n")
+            mine.bad()
             continue
+        k += 1
+        if deadline is not None and deadline.expired():
+            err.write(message(f"time limit of {deadline.limit:g} s reached: case {k} and the"
+                              " rest are not answered", name) + "\n")
+            mine.unknown()
+            break
+        one = dlx.Stats()
+        timeout = None if deadline is None else deadline.remaining()
         try:
-            sol = first(case, max_nodes=max_nodes)
+            if count:
+                n = dlx.count(case, limit=limit, max_nodes=max_nodes, timeout=timeout,
+                              stats=one)
+                found = n > 0
+                answer = str(n)
+            else:
+                sol = dlx.first(case, max_nodes=max_nodes, timeout=timeout, stats=one)
+                found = sol is not None
+                if fmt == "matrix":
+                    answer = "Yes, I found it" if found else "It is impossible"
+                elif sol is None:
+                    answer = "NO"
+                else:
+                    answer = " ".join(map(str, [len(sol), *sorted(sol)]))  # type: ignore[type-var]
         except BudgetExceeded as e:
-            err.write(f"case {k}: {e}; the answer is unknown\n")
-            status = status or EXIT_BUDGET
+            add_stats(total, one)
+            err.write(message(f"case {k}: {stopped(e)} reached; the answer is unknown",
+                              name, line) + "\n")
+            mine.unknown()
             continue
-        if fmt == "matrix":
-            out.write("Yes, I found it\n" if sol is not None else "It is impossible\n")
-        elif sol is None:
-            out.write("NO\n")
-        else:
-            out.write(" ".join(map(str, [len(sol), *sorted(sol)])) + "\n")  # type: ignore[type-var]
-        flush = getattr(out, "flush", None)
+        add_stats(total, one)
+        if not found:
+            mine.none()
+        out.write(answer + "\n")
         if flush is not None:
             flush()
-    return status
+    if batch is not None:
+        batch.bad_inputs += mine.bad_inputs
+        batch.unknowns += mine.unknowns
+        batch.nones += mine.nones
+        batch.cases += k
+    return mine.code
+

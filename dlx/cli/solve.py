@@ -1,14 +1,16 @@
-"""``dlx solve FILE``: an exact-cover problem in Knuth's DLX format, or judge batches.
+"""``dlx solve [FILE ...]``: exact-cover problems in Knuth's DLX format, or judge batches.
 
 Every solution is printed on its own line, each option as its items in input
 order (``--format jsonl``: one JSON object per solution); ``--count`` prints only
-the number.  ``--format hust`` or ``matrix`` reads HUST 1017 or POJ 3740 batches
-instead (:mod:`dlx.cli.judges`) and answers each case.
+the number.  With several FILEs each is a problem of its own, and every answer
+line starts with ``FILE: `` (as grep does).  ``--format hust`` or ``matrix`` reads
+HUST 1017 or POJ 3740 batches instead (:mod:`dlx.cli.judges`) and answers each
+case (``--count``: its number of solutions).
 
 >>> import argparse, io, sys
 >>> parser = argparse.ArgumentParser(prog="dlx")
 >>> add_parsers(parser.add_subparsers())
->>> args = parser.parse_args(["solve", "-"])
+>>> args = parser.parse_args(["solve"])
 >>> saved, sys.stdin = sys.stdin, io.StringIO("a b\\na\\nb\\na b\\n")
 >>> args.func(args)
 a; b
@@ -21,26 +23,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 import warnings
 from collections.abc import Hashable, Sequence
-from typing import cast
+from typing import IO, cast
 
 import dlx
 from dlx.formats import DLXFormatWarning, read_dlx_lines
 
 from .common import (
-    EXIT_BUDGET,
-    EXIT_FOUND,
-    EXIT_INPUT,
+    EPILOG,
     EXIT_INTERRUPTED,
-    EXIT_NONE,
+    EXIT_MEMORY,
+    Batch,
+    Deadline,
+    InputError,
     error,
+    input_size,
+    line_cap,
     open_input,
     positive_int,
     print_stats,
     search_session,
+    seconds,
+    stopped,
 )
 
 __all__ = ["add_parsers", "run"]
@@ -49,91 +57,195 @@ __all__ = ["add_parsers", "run"]
 def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``solve`` to an argparse sub-parsers object (``func`` = :func:`run`)."""
     solve = subparsers.add_parser(
-        "solve", help="solve an exact-cover problem in Knuth's DLX format",
+        "solve", help="solve exact-cover problems in Knuth's DLX format (or judge batches)",
         description="Read Knuth's DLX format (first line: items, primary | secondary; one option"
-        " per line; lines starting with | are comments) and print every solution, one per line,"
-        " each option as its items in input order. With --format hust or matrix, read judge"
-        " batches instead (HUST 1017, POJ 3740) and answer each case.",
-    )
-    solve.add_argument("file", metavar="FILE", help="input file, or - for standard input")
-    solve.add_argument("--count", action="store_true", help="print only the number of solutions")
+        " per line; x:c gives secondary item x the colour c; lines starting with | are"
+        " comments) and print every solution, one per line, each option as its items in input"
+        " order. Several FILEs are several problems; each answer line then starts with 'FILE:"
+        " '. With --format hust or matrix, read judge batches instead (HUST 1017, POJ 3740)"
+        " and answer each case.", epilog=EPILOG)
+    solve.add_argument("files", nargs="*", default=["-"], metavar="FILE",
+                       help="input files; '-' or none for standard input")
+    solve.add_argument("--count", action="store_true",
+                       help="print only the number of solutions (per case for judge batches)")
     solve.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
     solve.add_argument("--max-nodes", type=positive_int, metavar="N",
-                       help="node budget; exit 124 when it runs out")
+                       help="node budget per problem or case; exit 124 when it runs out")
+    solve.add_argument("--timeout", type=seconds, metavar="SECONDS",
+                       help="time limit for the whole run; exit 124 when it is reached")
+    solve.add_argument("--max-line", type=positive_int, metavar="N",
+                       help="longest input line in characters (default: any line of a regular"
+                            " file; 1,000,000 from a pipe)")
     solve.add_argument("--stats", action="store_true", help="statistics table on stderr")
     solve.add_argument("--format", choices=["text", "jsonl", "hust", "matrix"], default="text",
-                       help="text (default) or jsonl output; hust or matrix judge batches")
+                       help="text (default) or jsonl output for DLX input; hust or matrix:"
+                            " judge batches in, the judge's answers out")
     solve.add_argument("-q", "--quiet", action="store_true", help="no progress or warnings")
     solve.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dlx solve`` as ``args`` say; return the exit code."""
-    # surrogateescape: a bad byte reaches the reader, which reports its line
-    if args.format in ("hust", "matrix"):
-        from .judges import solve_batch
+    deadline = Deadline(args.timeout)
+    batch = Batch()
+    several = len(args.files) > 1
+    for path in args.files:
+        if args.format in ("hust", "matrix"):
+            code = _judge(path, args, deadline, batch)
+        else:
+            code = _solve(path, args, deadline, batch, several)
+        if code is not None:          # interrupted, or out of memory: stop here
+            return code
+    return batch.code
 
-        with open_input(args.file, errors="surrogateescape") as (stream, _):
-            return solve_batch(args.format, stream, sys.stdout, sys.stderr,
-                               max_nodes=args.max_nodes)
-    with open_input(args.file, errors="surrogateescape") as (stream, name), \
-            warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DLXFormatWarning)
-        try:
-            problem, lines = read_dlx_lines(stream)
-        except dlx.FormatError as e:
-            error(f"{name}: {e}")
-            return EXIT_INPUT
+
+def _judge(path: str, args: argparse.Namespace, deadline: Deadline, batch: Batch) -> int | None:
+    """Answer the judge batch in ``path``."""
+    from .judges import solve_batch
+
+    stats = dlx.Stats()
+    started = time.perf_counter()
+    cases = batch.cases
+    try:
+        # surrogateescape: a bad byte reaches the reader, which reports its line
+        with open_input(path, errors="surrogateescape") as (stream, name):
+            solve_batch(args.format, stream, sys.stdout, sys.stderr, max_nodes=args.max_nodes,
+                        count=args.count, limit=args.limit, deadline=deadline, stats=stats,
+                        batch=batch, name=name, max_length=line_cap(stream, args.max_line))
+    except InputError as e:
+        print(e, file=sys.stderr)
+        batch.bad()
+        return None
+    if args.stats:
+        print_stats(stats, time.perf_counter() - started, f"dlx solve {path}",
+                    [("cases", f"{batch.cases - cases:,}")])
+    return None
+
+
+class _Counting:
+    """A stream that counts the lines read through it (for a message when memory runs out)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.lines = 0
+
+    def readline(self, size: int = -1, /) -> str:
+        line = self.stream.readline(size)
+        if line.endswith("\n"):
+            self.lines += 1
+        return line
+
+
+_LINE_OF_WARNING = re.compile(r"line (\d+): (.*)", re.DOTALL)
+
+
+def _solve(path: str, args: argparse.Namespace, deadline: Deadline, batch: Batch,
+           several: bool) -> int | None:
+    """Read and search the problem in ``path``; None, or the exit code that stops the run."""
+    batch.cases += 1
+    try:
+        with open_input(path, errors="surrogateescape") as (stream, name), \
+                warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DLXFormatWarning)
+            counting = _Counting(stream)
+            cap = line_cap(stream, args.max_line)
+            try:
+                problem, lines = read_dlx_lines(counting, max_line_length=cap)
+            except dlx.FormatError as e:
+                reason = e.reason
+                if reason.startswith("line is longer than") and args.max_line is None:
+                    reason += "; --max-line N reads longer lines"
+                error(reason, name, e.line, e.column)
+                batch.bad()
+                return None
+            except MemoryError:
+                size = input_size(stream)
+                of = f" of {size / 1e6:,.1f} MB" if size is not None else ""
+                error(f"memory ran out reading the problem, at line {counting.lines + 1:,}{of};"
+                      " it needs more memory than this process may use", name)
+                return EXIT_MEMORY
+    except InputError as e:
+        print(e, file=sys.stderr)
+        batch.bad()
+        return None
     for w in caught:
         if not args.quiet:
-            error(f"{name}: {w.message}")
+            found = _LINE_OF_WARNING.fullmatch(str(w.message))
+            if found:
+                error(found[2], name, int(found[1]))
+            else:
+                error(str(w.message), name)
+    if deadline.expired():
+        error(f"time limit of {args.timeout:g} s reached before this problem was searched",
+              name)
+        batch.unknown()
+        return None
+    try:
+        return _search(problem, lines, name, args, deadline, batch, several)
+    except MemoryError:
+        items = len(problem.primary) + len(problem.secondary)
+        error(f"memory ran out searching the problem ({items:,} items, {len(problem):,}"
+              " options); it needs more memory than this process may use", name)
+        return EXIT_MEMORY
+
+
+def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argparse.Namespace,
+            deadline: Deadline, batch: Batch, several: bool) -> int | None:
     stats = dlx.Stats()
     started = time.perf_counter()
     found = 0
-    code = EXIT_FOUND
+    prefix = f"{name}: " if several else ""
+    limit, budget, timeout = args.limit, args.max_nodes, deadline.remaining()
     try:
         with search_session(f"dlx solve {name}", args.quiet) as progress:
             if args.count:
-                found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
+                found = dlx.count(problem, limit=limit, max_nodes=budget, timeout=timeout,
                                   stats=stats, progress=progress)
-                print(found)
+                if args.format == "jsonl":
+                    print(json.dumps({"file": name, "count": found, "finished": True}))
+                else:
+                    print(f"{prefix}{found}")
             else:
-                for sol in dlx.solutions(problem, limit=args.limit, max_nodes=args.max_nodes,
-                                         stats=stats, progress=progress):
+                for sol in dlx.solutions(problem, limit=limit, max_nodes=budget,
+                                         timeout=timeout, stats=stats, progress=progress):
                     found += 1
-                    _print_solution(problem, lines, sol, found, args.format)
+                    _print_solution(problem, lines, sol, found, args.format, name, prefix)
     except dlx.BudgetExceeded as e:
         partial = e.found if isinstance(e.found, int) else len(e.found or ())
         if args.count:
-            print(f"{partial}+")
-        budget = f"node budget of {e.max_nodes:,}" if e.max_nodes is not None else "budget"
-        error(f"{budget} exhausted: {partial:,} solutions so far, search unfinished")
-        code = EXIT_BUDGET
+            if args.format == "jsonl":
+                print(json.dumps({"file": name, "count": partial, "finished": False}))
+            else:
+                print(f"{prefix}{partial}+")
+        error(f"{stopped(e)} reached: {partial:,} solutions so far, search unfinished", name)
+        batch.unknown()
     except KeyboardInterrupt:
-        error(f"interrupted after {stats.nodes:,} nodes: {stats.solutions:,} solutions so far")
-        code = EXIT_INTERRUPTED
+        error(f"interrupted after {stats.nodes:,} nodes: {stats.solutions:,} solutions so far",
+              name)
+        return EXIT_INTERRUPTED
     else:
         if found == 0:
-            code = EXIT_NONE
+            batch.none()
             if not args.count and not args.quiet:
-                error("no solution")
+                error("no solution", name)
     if args.stats:
         print_stats(stats, time.perf_counter() - started, f"dlx solve {name}")
-    return code
+    return None
 
 
 def _print_solution(problem: dlx.ExactCover, lines: Sequence[int], sol: Sequence[Hashable],
-                    k: int, fmt: str) -> None:
+                    k: int, fmt: str, name: str, prefix: str) -> None:
     chosen = sorted(cast("Sequence[int]", sol), key=lines.__getitem__)  # labels: 0, 1, ...
     if fmt == "jsonl":
-        record = {"solution": k, "lines": [lines[o] for o in chosen],
+        record = {"file": name, "solution": k, "lines": [lines[o] for o in chosen],
                   "options": [_option_text(problem, o).split() for o in chosen]}
         print(json.dumps(record))
     else:
-        print("; ".join(_option_text(problem, o) for o in chosen))
+        print(prefix + "; ".join(_option_text(problem, o) for o in chosen))
 
 
 def _option_text(problem: dlx.ExactCover, label: Hashable) -> str:
     """An option as Knuth writes it: its items, ``x:c`` for a coloured one."""
     return " ".join(f"{entry.item}:{entry.color}" if isinstance(entry, dlx.Colored)
                     else str(entry) for entry in problem.options[label])
+

@@ -4,7 +4,7 @@ Each command family adds its sub-parsers (``add_parsers``) and sets ``func(args)
 -> exit code``; :func:`main` parses, runs ``func``, and turns what may escape it
 into one line and an exit code: a closed output (``dlx solve big.dlx | head -1``)
 into 141 without a traceback, Ctrl-C into 130, an unreadable file or a bad
-problem into 2.
+problem into 2, memory running out into 4.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import dlx
 
 from . import demo, puzzles, solve, sudoku
 from .common import (
-    EXIT_CODES,
+    EPILOG,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
+    EXIT_MEMORY,
     EXIT_PIPE,
     InputError,
     engine_name,
@@ -46,8 +47,9 @@ class _Version(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``dlx`` parser with every command's sub-parser."""
-    parser = argparse.ArgumentParser(prog="dlx", description="Exact cover with Knuth's Dancing"
-                                     " Links.", epilog=EXIT_CODES)
+    parser = argparse.ArgumentParser(
+        prog="dlx", description="Exact cover with Knuth's Dancing Links. Every command reads"
+        " its FILEs, or standard input when there is none or for '-'.", epilog=EPILOG)
     parser.add_argument("--version", action=_Version, help="show the version and the engine")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for family in (solve, demo, sudoku, puzzles):
@@ -57,13 +59,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``dlx`` command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    func = getattr(args, "func", None)
-    if func is None:
-        parser.print_help(sys.stderr)
-        return EXIT_INPUT
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        func = getattr(args, "func", None)
+        if func is None:
+            parser.print_help(sys.stderr)
+            return EXIT_INPUT
         code = int(func(args))
         sys.stdout.flush()
     except BrokenPipeError:
@@ -76,12 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return EXIT_PIPE
     except InputError as e:
-        error(str(e), e.command)
+        print(str(e), file=sys.stderr)
         return EXIT_INPUT
     except dlx.ExactCoverError as e:
         error(str(e))
         return EXIT_INPUT
     except KeyboardInterrupt:
-        error("interrupted", args.command)
+        error("interrupted")
         return EXIT_INTERRUPTED
+    except MemoryError:
+        error("memory ran out")
+        return EXIT_MEMORY
     return code
