@@ -112,6 +112,8 @@ typedef struct {
     Node *nodes;        /* M: the node layout every search starts from */
     int *W;             /* the option walks (see hide) */
     int *first;         /* per option: its first node in a primary item (forced options) */
+    int multi;          /* some primary item has bounds other than (1, 1): Algorithm M */
+    int *BOUND, *SLACK; /* N1+1 (multi only): bounds v and slack v - u of primary items */
 } TableObject;
 
 static PyTypeObject Table_Type;
@@ -282,11 +284,12 @@ static PyObject *
 Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP",
-                             "COLOR", "OPT", "n_options", NULL};
+                             "COLOR", "OPT", "n_options", "BOUND", "SLACK", NULL};
     int N1, N, n_options;
-    PyObject *ll, *rl, *ul, *dl, *len, *top, *col, *opt;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOOOi:Table", kwlist, &N1, &N, &ll,
-                                     &rl, &ul, &dl, &len, &top, &col, &opt, &n_options))
+    PyObject *ll, *rl, *ul, *dl, *len, *top, *col, *opt, *bound = Py_None, *slack = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOOOi|OO:Table", kwlist, &N1, &N, &ll,
+                                     &rl, &ul, &dl, &len, &top, &col, &opt, &n_options, &bound,
+                                     &slack))
         return NULL;
     if (N < 0 || N1 < 0 || N1 > N || N > INT_MAX / NODE - 4 || n_options < 0) {
         PyErr_SetString(PyExc_ValueError, "Table: bad item counts");
@@ -360,6 +363,24 @@ Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (check_layout(t) < 0)
         goto bad;
     t->colored = colored;
+    if (bound != Py_None && slack != Py_None) {
+        t->BOUND = (int *)PyMem_Malloc(2 * ((size_t)N1 + 1) * sizeof(int));
+        if (t->BOUND == NULL) {
+            Py_DECREF(t);
+            return PyErr_NoMemory();
+        }
+        t->SLACK = t->BOUND + (N1 + 1);
+        if (read_ints(bound, "BOUND", N1 + 1, 0, INT_MAX / 2, t->BOUND) < 0 ||
+            read_ints(slack, "SLACK", N1 + 1, 0, INT_MAX / 2, t->SLACK) < 0) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        for (int i = 1; i <= N1; i++) {
+            if (t->SLACK[i] > t->BOUND[i])
+                goto bad;
+            t->multi |= t->BOUND[i] != 1 || t->SLACK[i] != 0;
+        }
+    }
     if (build_layout(t) < 0) {
         Py_DECREF(t);
         return PyErr_NoMemory();
@@ -378,6 +399,7 @@ Table_dealloc(TableObject *t)
     PyMem_Free(t->nodes);
     PyMem_Free(t->W);
     PyMem_Free(t->first);
+    PyMem_Free(t->BOUND);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -395,6 +417,10 @@ typedef struct {
     Node *nd;
     int *LL, *RL, *COL;
     int *x;                  /* x[l]: node offset of the option tried at level l */
+    int *BOUND;              /* (M) how many more times each primary item may be covered */
+    const int *SLACK;        /* (M) v - u of its bounds */
+    int *first;              /* (M) first[l]: the first option tried at level l */
+    int depth;               /* levels x[] can hold */
     long long *profile;      /* profile[l]: nodes at level l */
     int plen;                /* levels with a node: profile[0..plen) */
     struct Best *bb;         /* branch and bound (mode best), else NULL */
@@ -411,15 +437,24 @@ static int
 run_alloc(Run *r, const TableObject *t)
 {
     int N = t->N, N1 = t->N1, M = t->M;
+    /* levels: each chooses an option (Algorithm M: or closes an item, the null choice) */
+    int depth = N1 + 2;
+    if (t->multi) {
+        long long d = 0;
+        for (int i = 1; i <= N1; i++)
+            d += t->BOUND[i];
+        depth = (int)((d < t->n_options ? d : t->n_options) + N1 + 2);
+    }
     size_t nodes = (size_t)M * sizeof(Node);
-    size_t ints = 2 * (size_t)(N + 2) + (size_t)M + 2 * (size_t)(N1 + 2);
-    size_t longs = (size_t)N1 + 3;
+    size_t ints = 2 * (size_t)(N + 2) + (size_t)M + 3 * (size_t)depth + (size_t)N1 + 1;
+    size_t longs = (size_t)depth + 1;
     char *block = (char *)PyMem_Malloc(nodes + longs * sizeof(long long) + ints * sizeof(int));
     if (block == NULL)
         return -1;
     memset(r, 0, sizeof(Run));
     r->t = t;
     r->N1 = N1;
+    r->depth = depth;
     r->OPT = t->OPT;
     r->block = block;
     r->nd = (Node *)block;
@@ -428,7 +463,12 @@ run_alloc(Run *r, const TableObject *t)
     r->RL = r->LL + (N + 2);
     r->COL = r->RL + (N + 2);
     r->x = r->COL + M;
-    r->first_x = r->x + (N1 + 2);
+    r->first_x = r->x + depth;
+    r->first = r->first_x + depth;
+    r->BOUND = r->first + depth;
+    r->SLACK = t->SLACK;
+    if (t->multi)
+        memcpy(r->BOUND, t->BOUND, ((size_t)N1 + 1) * sizeof(int));
     memcpy(r->nd, t->nodes, nodes);
     memcpy(r->LL, t->LL, (size_t)(N + 2) * sizeof(int));
     memcpy(r->RL, t->RL, (size_t)(N + 2) * sizeof(int));
@@ -449,6 +489,8 @@ run_reset(Run *r)
     memcpy(r->RL, t->RL, (size_t)(t->N + 2) * sizeof(int));
     if (t->colored)
         memcpy(r->COL, t->COL, (size_t)t->M * sizeof(int));
+    if (t->multi)
+        memcpy(r->BOUND, t->BOUND, ((size_t)t->N1 + 1) * sizeof(int));
     r->zeros = t->zeros;
     r->level = 0;
     r->resume = RESUME_ENTER;
@@ -461,7 +503,7 @@ static void
 run_start(Run *r)
 {
     r->base = r->level;
-    memset(r->profile, 0, ((size_t)r->N1 + 3) * sizeof(long long));
+    memset(r->profile, 0, ((size_t)r->depth + 1) * sizeof(long long));
     r->profile[r->base] = 1;
     r->plen = r->base + 1;
     r->nodes = 1;
@@ -816,11 +858,130 @@ offer(Run *r, int level)
         bb->found++;
 }
 
+/* ---- Algorithm M: bounds on primary items (dlx.search's Dance.commit etc.) ---- */
+
+/* Commit node q: a primary item may be covered BOUND more times (cover it when
+   that reaches 0); a secondary item as Algorithm C. */
+ALWAYS_INLINE long long
+commit_bounded(Ctx *c, Run *r, int q)
+{
+    int i = IDX(AT(c->nd, q)->t);
+    if (i > r->N1)
+        return commit(c, q, 1);
+    if (--r->BOUND[i] == 0)
+        return cover(c, i, 1);
+    return 0;
+}
+
+ALWAYS_INLINE void
+uncommit_bounded(Ctx *c, Run *r, int q)
+{
+    int i = IDX(AT(c->nd, q)->t);
+    if (i > r->N1) {
+        uncommit(c, q, 1);
+        return;
+    }
+    if (r->BOUND[i]++ == 0)
+        uncover(c, i, 1);
+}
+
+static inline void
+deactivate(Ctx *c, int i)
+{
+    int l = c->LL[i], r = c->RL[i];
+    c->RL[l] = r;
+    c->LL[r] = l;
+}
+
+static inline void
+reactivate(Ctx *c, int i)
+{
+    c->RL[c->LL[i]] = i;
+    c->LL[c->RL[i]] = i;
+}
+
+/* Take node x out of its item's list (Knuth's tweak); with block, hide the rest of
+   its option too.  Returns the updates. */
+static long long
+tweak(Ctx *c, int x, int block)
+{
+    char *nd = (char *)c->nd;
+    Node *n = AT(nd, x);
+    AT(nd, n->u)->d = n->d;
+    AT(nd, n->d)->u = n->u;
+    LEN_OF(nd, n->t)--;
+    return 1 + (block ? hide(c, x, 1) : 0);
+}
+
+/* Put back the nodes tweaked out of item i's list since `first`, unhiding their
+   options when block (Knuth's untweak). */
+static void
+untweak(Ctx *c, int i, int first, int block)
+{
+    char *nd = (char *)c->nd;
+    const int h = OFF(i);
+    int last = AT(nd, h)->d, above = h, k = 0;
+    AT(nd, h)->d = first;
+    for (int q = first; q != last; q = AT(nd, q)->d) {
+        AT(nd, q)->u = above;
+        k++;
+        if (block)
+            unhide(c, q, 1);
+        above = q;
+    }
+    AT(nd, last)->u = above;
+    LEN_OF(nd, h) += k;
+}
+
+/* X7 for item i: undo its cover, or put back what was tweaked out of its list
+   (then undo the cover of its exhausted bound, leaving it out of the item list);
+   then give the choice back to its bound. */
+static void
+restore_bounded(Ctx *c, Run *r, int i)
+{
+    if (r->BOUND[i] == 0 && r->SLACK[i] == 0) {
+        uncover(c, i, 1);
+    }
+    else {
+        untweak(c, i, r->first[r->level], r->BOUND[i] != 0);
+        if (r->BOUND[i] == 0) {
+            char *nd = (char *)c->nd;
+            const int h = OFF(i);
+            for (int p = AT(nd, h)->u; p != h; p = AT(nd, p)->u)
+                unhide(c, p, 1);
+        }
+    }
+    r->BOUND[i]++;
+}
+
+/* Algorithm M's choice: the item of smallest branching degree LEN + s - BOUND + 1
+   (s = min(SLACK, BOUND)); ties to the smaller s, then the longer list, then the
+   first (dlx.search.choose_bounded).  Returns the degree through *degree. */
+static int
+choose_bounded(const Run *r, int *degree)
+{
+    const char *nd = (const char *)r->nd;
+    int best = 0, bt = 0, bs = 0, bl = 0;
+    for (int j = r->RL[0]; j != 0; j = r->RL[j]) {
+        int s = r->SLACK[j] < r->BOUND[j] ? r->SLACK[j] : r->BOUND[j];
+        int len = LEN_OF(nd, OFF(j));
+        int t = len + s - r->BOUND[j] + 1;
+        if (best == 0 || t < bt || (t == bt && (s < bs || (s == bs && len > bl)))) {
+            best = j;
+            bt = t;
+            bs = s;
+            bl = len;
+        }
+    }
+    *degree = bt;
+    return best;
+}
+
 /* THE loop, resumable.  Runs without touching Python objects (the caller may
    have released the GIL) until a solution to report, the end, the budget, or a
    check point; saves its state in r and says why it stopped. */
 ALWAYS_INLINE int
-run_core_impl(Run *r, const int colored)
+run_core_impl(Run *r, const int colored, const int multi)
 {
     Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
     char *nd = (char *)r->nd;
@@ -857,21 +1018,43 @@ enter:
         }
         goto leave;
     }
-    /* X3: choose an item i (a primary item with no option left: a dead end) */
-    if (c.zeros > 0)
-        goto leave;
-    i = r->heuristic ? RL[0] : choose_mrv(RL, nd);
+    /* X3: choose an item i (a primary item with no option left: a dead end; with
+       bounds, one whose branching degree is 0) */
+    if (multi) {
+        int degree;
+        i = choose_bounded(r, &degree);
+        if (r->heuristic) {
+            i = RL[0];
+            int s = r->SLACK[i] < r->BOUND[i] ? r->SLACK[i] : r->BOUND[i];
+            degree = LEN_OF(nd, OFF(i)) + s - r->BOUND[i] + 1;
+        }
+        if (degree <= 0)
+            goto leave;
+    }
+    else {
+        if (c.zeros > 0)
+            goto leave;
+        i = r->heuristic ? RL[0] : choose_mrv(RL, nd);
+    }
     if (r->bb) {
         r->level = level;
         if (hopeless(r))
             goto leave;
     }
-    if (level > r->N1) {           /* impossible for a valid table */
+    if (level >= r->depth - 1) {   /* impossible for a valid table */
         why = R_BROKEN;
         goto save;
     }
-    /* X4: cover i */
-    updates += cover(&c, i, colored);
+    /* X4: cover i (with bounds: one more choice for i, which is covered once its
+       bound is used up, and otherwise tweaked option by option) */
+    if (multi) {
+        if (--r->BOUND[i] == 0)
+            updates += cover(&c, i, colored);
+        r->first[level] = AT(nd, OFF(i))->d;
+    }
+    else {
+        updates += cover(&c, i, colored);
+    }
     x[level] = AT(nd, OFF(i))->d;
     goto try_;
 
@@ -885,15 +1068,44 @@ leave:
     level--;
     /* X6: try again: uncommit x_l, take the next option of its item */
     xl = x[level];
+    if (multi && IDX(xl) <= r->t->N) {
+        /* after the null choice: i is active again, and its level is over */
+        i = IDX(xl);
+        reactivate(&c, i);
+        r->level = level;
+        restore_bounded(&c, r, i);
+        goto leave;
+    }
     i = IDX(AT(nd, xl)->t);
-    uncommit_option(&c, xl, colored);
+    if (multi) {
+        for (int q = prev_node(nd, xl); q != xl; q = prev_node(nd, q))
+            uncommit_bounded(&c, r, q);
+    }
+    else {
+        uncommit_option(&c, xl, colored);
+    }
     x[level] = AT(nd, xl)->d;
 
 try_:
     xl = x[level];
-    if (xl == OFF(i)) {
+    if (multi && (r->BOUND[i] || r->SLACK[i])) {
+        /* i is not covered: stop when it has too few options left for its bound; the
+           null choice (xl == i) closes it, keeping what it has */
+        if (LEN_OF(nd, OFF(i)) <= r->BOUND[i] - r->SLACK[i]) {
+            r->level = level;
+            restore_bounded(&c, r, i);
+            goto leave;
+        }
+    }
+    else if (xl == OFF(i)) {
         /* X7: backtrack: every option of i has been tried */
-        uncover(&c, i, colored);
+        if (multi) {
+            r->level = level;
+            restore_bounded(&c, r, i);
+        }
+        else {
+            uncover(&c, i, colored);
+        }
         goto leave;
     }
     /* X5: try x_l */
@@ -922,6 +1134,19 @@ x5_commit:
         r->profile[r->plen++] = 1;
     else
         r->profile[level + 1]++;
+    if (multi) {
+        if (r->BOUND[i] || r->SLACK[i]) {
+            if (xl != OFF(i))
+                updates += tweak(&c, xl, r->BOUND[i] != 0);  /* xl leaves i's list */
+            else if (r->BOUND[i])
+                deactivate(&c, i);                          /* the null choice */
+        }
+        if (xl != OFF(i))
+            for (int q = next_node(nd, xl); q != xl; q = next_node(nd, q))
+                updates += commit_bounded(&c, r, q);
+        level++;
+        goto enter;
+    }
     k = commit_option(&c, xl, colored);
     if (k < 0) {
         /* early failure: an item outside x_l has no option left */
@@ -947,18 +1172,26 @@ save:
 NOINLINE int
 run_core_plain(Run *r)
 {
-    return run_core_impl(r, 0);
+    return run_core_impl(r, 0, 0);
 }
 
 NOINLINE int
 run_core_colored(Run *r)
 {
-    return run_core_impl(r, 1);
+    return run_core_impl(r, 1, 0);
+}
+
+NOINLINE int
+run_core_bounded(Run *r)
+{
+    return run_core_impl(r, 1, 1);
 }
 
 static int
 run_core(Run *r)
 {
+    if (r->t->multi)
+        return run_core_bounded(r);
     return r->t->colored ? run_core_colored(r) : run_core_plain(r);
 }
 
@@ -999,6 +1232,29 @@ place_forced(Run *r, const int *forced, int n)
     Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
     const int colored = r->t->colored;
     long long k = 0;
+    if (r->t->multi) {
+        /* Algorithm M: each forced option is taken out of every list and counts once
+           against the bounds of its items (dlx.search.run does the same) */
+        for (int j = 0; j < n; j++) {
+            int f = forced[j];
+            if (r->level >= r->depth - 1 || !available(r, f)) {
+                r->zeros = c.zeros;
+                return CLASH;
+            }
+            r->x[r->level] = f;
+            tweak(&c, f, 1);
+            const char *nd = (const char *)r->nd;
+            int q = f;
+            do {
+                commit_bounded(&c, r, q);
+                q = next_node(nd, q);
+            } while (q != f);
+            r->level++;
+        }
+        r->zeros = c.zeros;
+        r->updates = 0;
+        return PLACED;
+    }
     for (int j = 0; j < n; j++) {
         int f = forced[j];
         if (r->level > r->N1 || !available(r, f)) {
@@ -1042,12 +1298,17 @@ place_forced(Run *r, const int *forced, int n)
 static PyObject *
 options_of(const Run *r, const int *xs, int n, PyObject *labels)
 {
-    PyObject *out = PyTuple_New(n);
+    int m = 0;                      /* Algorithm M's null choices have no option */
+    for (int k = 0; k < n; k++)
+        m += r->OPT[IDX(xs[k])] >= 0;
+    PyObject *out = PyTuple_New(m);
     if (out == NULL)
         return NULL;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0, j = 0; k < n; k++) {
         int opt = r->OPT[IDX(xs[k])];
         PyObject *o;
+        if (opt < 0)
+            continue;
         if (labels != Py_None) {
             o = PyTuple_GET_ITEM(labels, opt);
             Py_INCREF(o);
@@ -1056,7 +1317,7 @@ options_of(const Run *r, const int *xs, int n, PyObject *labels)
             Py_DECREF(out);
             return NULL;
         }
-        PyTuple_SET_ITEM(out, k, o);
+        PyTuple_SET_ITEM(out, j++, o);
     }
     return out;
 }
@@ -1248,19 +1509,24 @@ static PyObject *
 labels_of(SearchObject *S, const int *xs, int n)
 {
     Py_ssize_t n_labels = PyTuple_GET_SIZE(S->labels);
-    PyObject *out = PyTuple_New(n);
+    int m = 0;                      /* Algorithm M's null choices have no option */
+    for (int k = 0; k < n; k++)
+        m += S->run.OPT[IDX(xs[k])] >= 0;
+    PyObject *out = PyTuple_New(m);
     if (out == NULL)
         return NULL;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0, j = 0; k < n; k++) {
         int o = S->run.OPT[IDX(xs[k])];
-        if (o < 0 || o >= n_labels) {
+        if (o < 0)
+            continue;
+        if (o >= n_labels) {
             Py_DECREF(out);
             PyErr_SetString(PyExc_RuntimeError, "dlx._core: option without a label");
             return NULL;
         }
         PyObject *label = PyTuple_GET_ITEM(S->labels, o);
         Py_INCREF(label);
-        PyTuple_SET_ITEM(out, k, label);
+        PyTuple_SET_ITEM(out, j++, label);
     }
     return out;
 }
@@ -1580,6 +1846,8 @@ static PyObject *
 Search_frontier(SearchObject *S, PyObject *unused)
 {
     const Run *r = &S->run;
+    if (r->t->multi)
+        Py_RETURN_NONE;             /* siblings tweaked away are not forced options */
     if (S->status != ST_BUDGET && S->status != ST_TIMEOUT)
         return PyList_New(0);
     const char *nd = (const char *)r->nd;
@@ -1743,7 +2011,14 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
     long long *found = (long long *)PyMem_Malloc(((size_t)count + 1) * 2 * sizeof(long long));
     double *secs = (double *)PyMem_Malloc(((size_t)count + 1) * sizeof(double));
     int *status = (int *)PyMem_Malloc(((size_t)count + 1) * sizeof(int));
-    int *firsts = (int *)PyMem_Malloc(((size_t)count * ((size_t)t->N1 + 1) + 1) * sizeof(int));
+    size_t width = (size_t)t->N1 + 2;
+    if (t->multi) {
+        long long d = 0;
+        for (int i = 1; i <= t->N1; i++)
+            d += t->BOUND[i];
+        width = (size_t)((d < t->n_options ? d : t->n_options) + t->N1 + 2);
+    }
+    int *firsts = (int *)PyMem_Malloc(((size_t)count * width + 1) * sizeof(int));
     int *first_len = (int *)PyMem_Malloc(((size_t)count + 1) * sizeof(int));
     if (found == NULL || firsts == NULL || first_len == NULL || secs == NULL || status == NULL
         || run_alloc(r, t) < 0) {
@@ -1762,7 +2037,7 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
     int broken = 0, interrupted = 0;
     PyThreadState *ts = PyEval_SaveThread();
     for (Py_ssize_t k = 0; k < count && !broken && !interrupted; k++) {
-        int *first = firsts + k * ((size_t)t->N1 + 1);
+        int *first = firsts + k * width;
         double began = monotonic_seconds();
         first_len[k] = -1;
         r->updates = 0;
@@ -1821,7 +2096,7 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
             Py_INCREF(sol);
         }
         else {
-            sol = options_of(r, firsts + k * ((size_t)t->N1 + 1), first_len[k], labels);
+            sol = options_of(r, firsts + k * width, first_len[k], labels);
         }
         PyObject *item = sol == NULL ? NULL : Py_BuildValue("(LLNid)", found[k], nodes_of[k],
                                                             sol, status[k], secs[k]);

@@ -123,7 +123,8 @@ def table(links: Links) -> Any:
         assert _core is not None
         t = links._shared["core"] = _core.Table(
             links.N1, links.N, links.LLINK, links.RLINK, links.ULINK, links.DLINK, links.LEN,
-            links.TOP, links.COLOR, links.OPT, len(links.labels))
+            links.TOP, links.COLOR, links.OPT, len(links.labels),
+            links.BOUND[:links.N1 + 1], links.SLACK[:links.N1 + 1])
     return t
 
 

@@ -107,6 +107,8 @@ class Try(Event):
     d: int
 
     def __str__(self) -> str:
+        if self.option is None:     # Algorithm M's null choice: no option, the item is done
+            return f"L{self.level} try no option: the item is done"
         return f"L{self.level} try {_name(self.option)} ({self.k} of {self.d})"
 
 

@@ -278,6 +278,9 @@ class _ItemLine:
         if u > v:
             raise FormatError(f"bounds {prefix!r} of item {name!r}: the lower bound is above"
                               " the upper one", number, column)
+        if v == 0:
+            raise FormatError(f"bounds {prefix!r} of item {name!r}: the upper bound is 0",
+                              number, column)
         return (u, v), name
 
 

@@ -84,8 +84,8 @@ class ExactCover:
         is an error.
     bounds : Mapping[Hashable, tuple[int, int]] or None
         Primary item -> ``(u, v)``: the item must be covered at least ``u`` and at
-        most ``v`` times (``0 <= u <= v``; Knuth's Algorithm M).  Items not named
-        keep ``(1, 1)``.
+        most ``v`` times (``0 <= u <= v``, ``v >= 1``; Knuth's Algorithm M).  Items
+        not named keep ``(1, 1)``.
     costs : Mapping[Hashable, number] or None
         Option label -> its cost, a non-negative int, Fraction or float (Knuth's
         DLX5); options not named cost 0.  :func:`dlx.best` with ``k=`` finds the
@@ -349,6 +349,10 @@ def _bounds(bounds: Mapping[Hashable, tuple[int, int]] | None, primary: Sequence
                 raise ExactCoverError(f"bounds: item {item!r}: {x!r} is not a whole number")
         if not 0 <= u <= v:
             raise ExactCoverError(f"bounds: item {item!r}: need 0 <= u <= v, got ({u}, {v})")
+        if v == 0:
+            raise ExactCoverError(f"bounds: item {item!r}: the upper bound is 0 (as in Knuth's"
+                                  " DLX3, an item must allow at least one option; leave out"
+                                  " the options that hold it instead)")
         if (u, v) != (1, 1):
             out[item] = (u, v)
     return {item: out[item] for item in primary if item in out}

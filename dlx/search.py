@@ -727,7 +727,8 @@ def run(
                     paused = True
                     sync()
                     raise BudgetExceeded(max_nodes, None, stats,
-                                         frontier=_frontier(t, x, base, level, i))
+                                         frontier=None if multi else
+                                         _frontier(t, x, base, level, i))
                 nodes += 1
                 if nodes & (PROGRESS_EVERY - 1) == 0:
                     paused = True
@@ -741,16 +742,16 @@ def run(
                 profile[level + 1] += 1
                 if level == deepest:
                     deepest += 1
+                if tracing:
+                    paused = True
+                    yield Try(level, labels[OPT[xl]] if xl > t.N else None,
+                              _rank(t, xl) if xl > t.N else t.LEN[i] + 1, t.LEN[i])
+                    paused = False
                 if multi and (BOUND[i] or SLACK[i]):
                     if xl != i:
                         dance.tweak(xl, BOUND[i] != 0)      # xl leaves i's list for good
                     elif BOUND[i]:
                         dance.deactivate(i)                 # the null choice: i is done
-                if tracing:
-                    paused = True
-                    yield Try(level, labels[OPT[xl]] if xl > t.N else None, _rank(t, xl),
-                              t.LEN[i])
-                    paused = False
                 if xl <= t.N:                               # (M) the null choice
                     level += 1
                     holding, committed = False, 0
@@ -800,7 +801,7 @@ def _check_point(stats: Stats, progress: Callable[[Stats], object] | None,
         progress(stats)
     if deadline is not None and time.monotonic() > deadline:
         raise BudgetExceeded(None, None, stats, timeout=timeout,
-                             frontier=_frontier(t, x, base, level, i))
+                             frontier=None if t.multi else _frontier(t, x, base, level, i))
 
 
 def _frontier(t: Links, x: list[int], base: int, level: int, i: int) -> list[tuple[int, ...]]:

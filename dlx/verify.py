@@ -7,7 +7,7 @@ It shares no code with the search or the links: it just counts.
 >>> is_exact_cover(p, ["x", "z"]), is_exact_cover(p, ["x", "y"])
 (True, False)
 >>> why_not(p, ["x", "y"])
-"item 'a' is covered 2 times (by 'x', 'y')"
+"item 'a' is covered 2 times (by 'x', 'y'), not once"
 """
 
 from __future__ import annotations
@@ -37,9 +37,12 @@ def why_not(problem: ExactCover, solution: Iterable[Hashable]) -> str | None:
                 users.setdefault(entry, []).append(label)
     for item in problem.primary:
         n = len(users.get(item, ()))
-        if n != 1:
+        u, v = problem.bound(item)
+        if not u <= n <= v:
             by = ", ".join(repr(u) for u in users.get(item, ()))
-            return f"item {item!r} is covered {n} times" + (f" (by {by})" if by else "")
+            need = "once" if (u, v) == (1, 1) else f"{u} to {v} times" if u < v else f"{u} times"
+            return (f"item {item!r} is covered {n} times" + (f" (by {by})" if by else "")
+                    + f", not {need}")
     for item in problem.secondary:
         plain = users.get(item, [])
         hues = colors.get(item, set())
@@ -54,6 +57,6 @@ def why_not(problem: ExactCover, solution: Iterable[Hashable]) -> str | None:
 
 
 def is_exact_cover(problem: ExactCover, solution: Iterable[Hashable]) -> bool:
-    """True when ``solution`` covers every primary item once and every secondary item at most once
-    (or with a single colour)."""
+    """True when ``solution`` covers every primary item once (or within its bounds) and every
+    secondary item at most once (or with a single colour)."""
     return why_not(problem, solution) is None

@@ -188,3 +188,30 @@ def test_a_stopped_search_hands_over_its_frontier(p, budget):
         assert (found, nodes, updates) == (total, whole.nodes, whole.updates)
         assert profile[:len(whole.profile)] == whole.profile and not any(
             profile[len(whole.profile):])
+
+
+@st.composite
+def bounded(draw) -> dlx.ExactCover:
+    p = draw(colored_problems())
+    bounds = {}
+    for item in p.primary:
+        u = draw(st.integers(0, 2))
+        bounds[item] = (u, max(1, u + draw(st.integers(0, 2))))
+    return dlx.ExactCover(p.options, secondary=p.secondary, primary=p.primary, bounds=bounds)
+
+
+@given(bounded(), st.sampled_from([None, "first"]), st.integers(1, 60))
+def test_bounds_on_both_engines(p, heuristic, budget):
+    """Algorithm M: the same solutions, order and statistics on both engines, budgets
+    included."""
+    assert both(dlx.solutions, p, heuristic=heuristic, max_nodes=BUDGET) is not None
+    assert both(dlx.count, p, heuristic=heuristic, max_nodes=BUDGET) >= 0
+    outcomes = set()
+    for e in ENGINES:
+        s = dlx.Stats()
+        try:
+            n = dlx.count(p, max_nodes=budget, stats=s, engine=e)
+        except dlx.BudgetExceeded as stop:
+            n = ("budget", stop.found)
+        outcomes.add((repr(n), s.nodes, s.updates, tuple(s.profile)))
+    assert len(outcomes) == 1

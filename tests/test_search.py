@@ -345,3 +345,39 @@ def test_forced_options_on_the_toy_problem():
     skipped = dlx.ExactCover({"x": ["a"], "s": ["t"]}, secondary=["t"])
     with pytest.raises(dlx.ExactCoverError, match="no primary item"):
         dlx.count(skipped, forced=["s"])
+
+
+@st.composite
+def bounded_problems(draw) -> dlx.ExactCover:
+    """Small random problems whose primary items have bounds (and some colours)."""
+    p = draw(problems(max_items=4, max_options=7))
+    bounds = {}
+    for item in p.primary:
+        u = draw(st.integers(0, 2))
+        bounds[item] = (u, max(1, u + draw(st.integers(0, 2))))
+    return dlx.ExactCover(p.options, secondary=p.secondary, primary=p.primary, bounds=bounds)
+
+
+@given(bounded_problems())
+def test_bounds_match_brute_force(p):
+    """Algorithm M: every subset of options within every primary item's bounds, once."""
+    got = list(dlx.solutions(p, max_nodes=BUDGET))
+    assert len(got) == len(set(map(frozenset, got))), "a solution was reported twice"
+    assert all(dlx.why_not(p, sol) is None for sol in got)
+    assert set(map(frozenset, got)) == brute_force(p)
+
+
+@given(bounded_problems(), st.integers(1, 30))
+def test_bounds_links_restored_after_stopping_anywhere(p, stop_after):
+    links = Links.build(p)
+    before = links.snapshot()
+    search = run(links, "trace", max_nodes=BUDGET)
+    for k, _event in enumerate(search):
+        links.check()
+        if k == stop_after:
+            break
+    search.close()
+    assert links.snapshot() == before
+    for _ in run(links, "solutions", max_nodes=BUDGET):
+        pass
+    assert links.snapshot() == before
