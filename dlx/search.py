@@ -49,7 +49,8 @@ from .errors import BudgetExceeded, ExactCoverError
 from .events import Backtrack, Choose, Cover, Solution, Stats, Try, Uncover
 from .links import Links
 
-__all__ = ["run", "Dance", "SearchState", "PROGRESS_EVERY", "Heuristic", "Mode"]
+__all__ = ["run", "Dance", "SearchState", "Bound", "Memo", "CacheFullWarning", "PROGRESS_EVERY",
+           "Heuristic", "Mode"]
 
 #: The ``progress`` callback is called (and the deadline checked) every this many nodes.
 PROGRESS_EVERY = 1 << 12
@@ -486,6 +487,62 @@ def shares(links: Links, weights: Sequence[Number]) -> tuple[int, list[Number]]:
     return scale, share
 
 
+class CacheFullWarning(UserWarning):
+    """A counting cache reached its size limit and stores nothing more (the count goes
+    on, right but slower)."""
+
+
+class Memo:
+    """The cache of counting by caching (Knuth's DLX6): the number of solutions below
+    each partial solution, keyed by what is left to solve.
+
+    What is left is fixed by the uncovered primary items, the uncovered secondary
+    items and the colours given to them: those decide which options remain.  Two
+    partial solutions that leave the same have as many completions, so the search
+    below the second is skipped.  At most ``limit`` entries are kept (then a
+    :class:`CacheFullWarning`, and no more are stored).
+    """
+
+    def __init__(self, links: Links, limit: int) -> None:
+        self.table: dict[tuple[Any, ...], int] = {}
+        self.limit = limit
+        self.full = False
+        self.colors = list(links.COLOR) if links.colored else None   # as laid out
+
+    def key(self, t: Links) -> tuple[Any, ...]:
+        """What is left: uncovered items in list order, and colours given to them."""
+        RL, D, COLOR = t.RLINK, t.DLINK, t.COLOR
+        parts: list[Any] = []
+        j = RL[0]
+        while j != 0:
+            parts.append(j)
+            j = RL[j]
+        parts.append(0)
+        head = t.N + 1
+        j = RL[head]
+        while j != head:
+            parts.append(j)
+            if self.colors is not None:         # purified: its agreeing nodes are -1
+                p = D[j]
+                while p != j and COLOR[p] >= 0:
+                    p = D[p]
+                if p != j:
+                    parts.append(-self.colors[p])
+            j = RL[j]
+        return tuple(parts)
+
+    def store(self, key: tuple[Any, ...], count: int) -> None:
+        if len(self.table) < self.limit:
+            self.table[key] = count
+        elif not self.full:
+            self.full = True
+            import warnings
+
+            warnings.warn(f"the counting cache is full ({self.limit:,} entries): the count"
+                          " goes on without storing more (raise cache= to store more)",
+                          CacheFullWarning, stacklevel=4)
+
+
 # ----------------------------------------------------------------------- the loop
 
 
@@ -500,11 +557,13 @@ def run(
     progress: Callable[[Stats], object] | None = None,
     forced: Sequence[int] = (),
     bb: Bound | None = None,
+    memo: Memo | None = None,
 ) -> Generator[Any, None, None]:
     """Search ``links`` (changing and then restoring them); yield as ``mode`` says.
 
     ``"solutions"`` yields a tuple of option labels per solution (in choice
-    order), ``"count"`` yields None per solution, ``"trace"`` yields an event
+    order), ``"count"`` yields 1 per solution (with a ``memo``, counting by
+    caching, the number of solutions below each partial solution met again), ``"trace"`` yields an event
     (:mod:`dlx.events`) between every two steps, and ``"best"`` (with
     ``weights``, per option index, maximised) yields ``(score, labels)`` each
     time branch and bound finds one of the ``bb.k`` best so far (see :class:`Bound`,
@@ -538,6 +597,8 @@ def run(
     depth = min(sum(BOUND[1:t.N1 + 1]), len(labels)) + t.N1 if multi else t.N1
     x = [0] * (depth + len(forced) + 1)    # x[l]: the node of the option tried at level l
     first = [0] * len(x)                   # (M) first[l]: the first option tried at level l
+    memo_key: list[Any] = [None] * len(x)  # (memo) what was left when level l was entered
+    memo_from = [0] * len(x)               # (memo) the solutions counted by then
     score: list[Any] = [0] * (len(x) + 1)  # (best) score[l]: total weight of x[0..l-1]
     profile = [0] * (len(x) + 1)           # profile[l]: nodes at level l
     state = SearchState(t, x)              # (best) what a bound hook sees
@@ -613,7 +674,7 @@ def run(
                 stats.solutions += 1
                 paused = True
                 if mode == "count":
-                    yield None
+                    yield 1
                 elif mode == "solutions":
                     sync()
                     yield _labels(labels, OPT, x, level)
@@ -627,7 +688,17 @@ def run(
                         yield score[level], sol
                 paused = False
                 dead = True
+            elif memo is not None and (known := memo.table.get(key := memo.key(t))) is not None:
+                # counting by caching: what is left was met before, with `known` solutions
+                if known:
+                    stats.solutions += known
+                    paused = True
+                    yield known
+                    paused = False
+                dead = True
             else:
+                if memo is not None:
+                    memo_key[level], memo_from[level] = key, stats.solutions
                 # X3: choose an item i (a primary item with no option left: a dead end;
                 # with bounds, one whose branching degree is 0)
                 paused = True
@@ -665,6 +736,9 @@ def run(
                         paused = True
                         yield Backtrack(level)
                         paused = False
+                    if memo is not None and memo_key[level] is not None:
+                        memo.store(memo_key[level], stats.solutions - memo_from[level])
+                        memo_key[level] = None
                     if level == base:
                         paused = True
                         return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 from conftest import BUDGET, colored_problems, problems, uniform_problems
 from helpers import (
@@ -381,3 +383,29 @@ def test_bounds_links_restored_after_stopping_anywhere(p, stop_after):
     for _ in run(links, "solutions", max_nodes=BUDGET):
         pass
     assert links.snapshot() == before
+
+
+@given(st.one_of(problems(), colored_problems()), st.integers(1, 50))
+def test_counting_by_caching_gives_the_plain_count(p, limit):
+    plain = dlx.count(p, max_nodes=BUDGET)
+    s = dlx.Stats()
+    assert dlx.count(p, cache=True, stats=s, max_nodes=BUDGET) == plain == s.solutions
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dlx.search.CacheFullWarning)
+        assert dlx.count(p, cache=limit, max_nodes=BUDGET) == plain    # a small cache too
+    some = [o for o in p.options if any(i in p.primary for i in p.item_names(o))][:1]
+    assert dlx.count(p, cache=True, forced=some, max_nodes=BUDGET) == \
+        dlx.count(p, forced=some, max_nodes=BUDGET)
+
+
+def test_counting_by_caching_counts_what_no_search_can_visit():
+    board = dominoes(8, 8)
+    s = dlx.Stats()
+    assert dlx.count(board, cache=True, stats=s) == 12_988_816
+    assert s.nodes < 10_000                     # the plain search visits 50,102,176 nodes
+    with pytest.warns(dlx.search.CacheFullWarning):
+        assert dlx.count(dominoes(6, 6), cache=100) == 6728
+    with pytest.raises(dlx.ExactCoverError, match="bounds"):
+        dlx.count(dlx.ExactCover({"x": ["a"]}, bounds={"a": (0, 1)}), cache=True)
+    with pytest.raises(dlx.ExactCoverError, match="cache"):
+        dlx.count(board, cache=-1)
