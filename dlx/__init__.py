@@ -28,6 +28,7 @@ from .errors import (
     RepeatedItemError,
     UnknownItemError,
 )
+from .estimate import Estimate, estimate
 from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
 from .formats import read_dlx, write_dlx
 from .prepared import Answer, Prepared
@@ -39,7 +40,7 @@ from .views import best, count, first, is_unique, solutions, trace
 __version__ = "0.1.0"
 
 __all__ = [
-    "ExactCover", "Colored", "Prepared", "Answer",
+    "ExactCover", "Colored", "Prepared", "Answer", "estimate", "Estimate",
     "solutions", "count", "first", "is_unique", "best", "trace", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not",

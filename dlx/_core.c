@@ -420,6 +420,7 @@ typedef struct {
     int *BOUND;              /* (M) how many more times each primary item may be covered */
     const int *SLACK;        /* (M) v - u of its bounds */
     int *first;              /* (M) first[l]: the first option tried at level l */
+    int *deg;                /* deg[l]: the options of the item chosen at level l */
     int depth;               /* levels x[] can hold */
     long long *profile;      /* profile[l]: nodes at level l */
     int plen;                /* levels with a node: profile[0..plen) */
@@ -446,7 +447,7 @@ run_alloc(Run *r, const TableObject *t)
         depth = (int)((d < t->n_options ? d : t->n_options) + N1 + 2);
     }
     size_t nodes = (size_t)M * sizeof(Node);
-    size_t ints = 2 * (size_t)(N + 2) + (size_t)M + 3 * (size_t)depth + (size_t)N1 + 1;
+    size_t ints = 2 * (size_t)(N + 2) + (size_t)M + 4 * (size_t)depth + (size_t)N1 + 1;
     size_t longs = (size_t)depth + 1;
     char *block = (char *)PyMem_Malloc(nodes + longs * sizeof(long long) + ints * sizeof(int));
     if (block == NULL)
@@ -465,7 +466,8 @@ run_alloc(Run *r, const TableObject *t)
     r->x = r->COL + M;
     r->first_x = r->x + depth;
     r->first = r->first_x + depth;
-    r->BOUND = r->first + depth;
+    r->deg = r->first + depth;
+    r->BOUND = r->deg + depth;
     r->SLACK = t->SLACK;
     if (t->multi)
         memcpy(r->BOUND, t->BOUND, ((size_t)N1 + 1) * sizeof(int));
@@ -1030,11 +1032,13 @@ enter:
         }
         if (degree <= 0)
             goto leave;
+        r->deg[level] = degree;
     }
     else {
         if (c.zeros > 0)
             goto leave;
         i = r->heuristic ? RL[0] : choose_mrv(RL, nd);
+        r->deg[level] = LEN_OF(nd, OFF(i));
     }
     if (r->bb) {
         r->level = level;
@@ -1358,6 +1362,27 @@ bad:
     return -1;
 }
 
+/* Knuth's estimate of the fraction of the tree done (dlx.search._explored): at each
+   level the k-th of d branches takes (k - 1) / d of what is left there. */
+static double
+explored(const Run *r)
+{
+    const char *nd = (const char *)r->nd;
+    double done = 0.0, width = 1.0;
+    for (int l = r->base; l <= r->level; l++) {
+        int xl = r->x[l], d = r->deg[l] > 0 ? r->deg[l] : 1;
+        int item = IDX(xl) <= r->t->N ? xl : AT(nd, xl)->t;   /* offsets */
+        int q = r->t->multi ? r->first[l] : AT(nd, item)->d, k = 1;
+        while (q != xl && q != item) {
+            q = AT(nd, q)->d;
+            k++;
+        }
+        width *= d;
+        done += ((k < d ? k : d) - 1) / width;
+    }
+    return done + 0.5 / width;
+}
+
 /* ----------------------------------------------------------------- Search */
 
 typedef struct {
@@ -1366,6 +1391,7 @@ typedef struct {
     PyObject *labels;        /* tuple: option index -> label */
     PyObject *progress;      /* callable or NULL */
     PyObject *stats;         /* a dlx.Stats (or any object) or NULL */
+    double explored;         /* the fraction of the tree done, at the last check point */
     Best best;               /* branch and bound (mode best) */
     void *bblock;            /* its arrays */
     double deadline;         /* monotonic seconds, or 0: none */
@@ -1406,6 +1432,11 @@ sync_stats(SearchObject *S)
         PyList_SET_ITEM(v, k, n);
     }
     if (PyObject_SetAttrString(S->stats, "profile", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    int over = S->clash || S->dead || S->status == ST_DONE;
+    v = PyFloat_FromDouble(over ? 1.0 : S->explored);
+    if (v == NULL || PyObject_SetAttrString(S->stats, "explored", v) < 0)
         goto fail;
     Py_DECREF(v);
     return 0;
@@ -1466,6 +1497,7 @@ drive(SearchObject *S)
         }
         if (r->check_reason & CHECK_NODES) {
             /* At X5, x_l counted but not tried: a stop here takes the count back. */
+            S->explored = explored(r);
             if (S->progress != NULL) {
                 if (sync_stats(S) < 0)
                     goto fail_uncount;

@@ -29,7 +29,11 @@ class Stats:
 
     ``nodes``: partial solutions visited (root included); ``updates``: link
     removals; ``solutions``: solutions reached; ``profile[l]``: nodes at level l
-    (level = number of options chosen).
+    (level = number of options chosen); ``explored``: the fraction of the search
+    tree done, estimated from where the search is as Knuth's DLX programs do (the
+    k-th of d branches at a level counts (k - 1) / d of what is left there, as if
+    the tree were uniform): 1.0 when the search is over, and what ``progress``
+    callbacks show meanwhile.  (It is left out of comparisons of Stats.)
 
     >>> import dlx
     >>> s = dlx.Stats()
@@ -43,6 +47,7 @@ class Stats:
     updates: int = 0
     solutions: int = 0
     profile: list[int] = field(default_factory=list)
+    explored: float = field(default=0.0, compare=False)
 
     @property
     def max_level(self) -> int:

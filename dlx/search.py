@@ -405,8 +405,8 @@ class Bound:
     never below the truth.  Int weights are compared exactly: the shares are
     scaled by the least common multiple ``scale`` of the options' sizes, so they
     are whole numbers too, and the estimate is rounded down (scores are whole).
-    Float weights are compared as the rounded floats they are.  With bounds on items (Algorithm M) there is no default estimate
-    (every branch is explored).  A node is cut when its score plus the estimate
+    Float weights are compared as the rounded floats they are.  With bounds on
+    items (Algorithm M) there is no default estimate (every branch is explored).  A node is cut when its score plus the estimate
     cannot beat the k-th best so far.
     """
 
@@ -563,9 +563,10 @@ def run(
 
     ``"solutions"`` yields a tuple of option labels per solution (in choice
     order), ``"count"`` yields 1 per solution (with a ``memo``, counting by
-    caching, the number of solutions below each partial solution met again), ``"trace"`` yields an event
-    (:mod:`dlx.events`) between every two steps, and ``"best"`` (with
-    ``weights``, per option index, maximised) yields ``(score, labels)`` each
+    caching, the number of solutions below each partial solution met again),
+    ``"trace"`` yields an event (:mod:`dlx.events`) between every two steps, and
+    ``"best"`` (with ``bb``, weights per option index, maximised) yields
+    ``(score, labels)`` each
     time branch and bound finds one of the ``bb.k`` best so far (see :class:`Bound`,
     which keeps them).
 
@@ -597,6 +598,7 @@ def run(
     depth = min(sum(BOUND[1:t.N1 + 1]), len(labels)) + t.N1 if multi else t.N1
     x = [0] * (depth + len(forced) + 1)    # x[l]: the node of the option tried at level l
     first = [0] * len(x)                   # (M) first[l]: the first option tried at level l
+    branches = [1] * len(x)                # branches[l]: the ways on from the item chosen at l
     memo_key: list[Any] = [None] * len(x)  # (memo) what was left when level l was entered
     memo_from = [0] * len(x)               # (memo) the solutions counted by then
     score: list[Any] = [0] * (len(x) + 1)  # (best) score[l]: total weight of x[0..l-1]
@@ -605,6 +607,7 @@ def run(
     nodes = updates0 = deepest = 0
     stats.nodes = stats.updates = stats.solutions = 0
     stats.profile = []
+    stats.explored = 1.0            # until the search starts (a clash ends it at once)
 
     def sync() -> None:
         stats.nodes, stats.updates = nodes, dance.updates - updates0
@@ -666,6 +669,7 @@ def run(
         level += 1
     base = deepest = level
     nodes = profile[base] = 1
+    stats.explored = 0.0
     paused = False
     try:
         while True:
@@ -716,6 +720,7 @@ def run(
                 if not dead:
                     # X4: cover i (with bounds: one more choice for i, which is covered
                     # once its bound is used up, and otherwise tweaked option by option)
+                    branches[level] = degree(t, i) if multi else t.LEN[i]
                     if multi:
                         BOUND[i] -= 1
                         if BOUND[i] == 0:
@@ -741,6 +746,7 @@ def run(
                         memo_key[level] = None
                     if level == base:
                         paused = True
+                        stats.explored = 1.0
                         return
                     level -= 1
                     # X6: try again: uncommit x_l (its other items right to left)
@@ -807,6 +813,7 @@ def run(
                 if nodes & (PROGRESS_EVERY - 1) == 0:
                     paused = True
                     sync()
+                    stats.explored = _explored(t, x, first, branches, base, level)
                     try:
                         _check_point(stats, progress, deadline, timeout, t, x, base, level, i)
                     except BaseException:
@@ -864,6 +871,22 @@ def run(
             _unwind_bounded(dance, x, first, level, i if holding else 0, committed)
         elif paused:
             _unwind(dance, x, level, i if holding else 0, committed)
+
+
+def _explored(t: Links, x: list[int], first: list[int], branches: list[int], base: int,
+              level: int) -> float:
+    """Knuth's estimate of the fraction of the tree done, from where the search is: at
+    each level the k-th of d branches, taking (k - 1) / d of what is left there."""
+    done, width = 0.0, 1.0
+    for lev in range(base, level + 1):
+        xl, d = x[lev], max(branches[lev], 1)
+        item = xl if xl <= t.N else t.TOP[xl]
+        q, k = (first[lev] if t.multi else t.DLINK[item]), 1
+        while q != xl and q != item:
+            q, k = t.DLINK[q], k + 1
+        width *= d
+        done += (min(k, d) - 1) / width
+    return done + 0.5 / width
 
 
 def _check_point(stats: Stats, progress: Callable[[Stats], object] | None,

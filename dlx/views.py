@@ -22,6 +22,10 @@ same :class:`~dlx.Stats`.  Every view takes the same keywords:
 ``heuristic``
     ``"mrv"`` (default: the first item of fewest options), ``"first"``, or a
     callable ``f([(item, options left), ...]) -> index``.
+``seed``
+    None: options in the problem's order.  A number: the options in a random
+    order drawn from it (Knuth's ``s`` option), so that ``first`` finds other
+    solutions, reproducibly; the answers of ``count`` and ``is_unique`` stay.
 ``engine``
     ``"auto"``, ``"c"`` or ``"python"`` (see :mod:`dlx.engine`).
 
@@ -62,11 +66,14 @@ class _Request:
                  max_nodes: int | None = None, timeout: float | None = None,
                  stats: Stats | None = None, heuristic: str | Heuristic | None = None,
                  progress: Progress | None = None, forced: Iterable[Hashable] = (),
-                 engine: str | None = None, python_only: bool = False) -> None:
+                 engine: str | None = None, python_only: bool = False,
+                 seed: int | None = None) -> None:
         if not isinstance(problem, ExactCover):
             raise ExactCoverError(
                 f"expected a dlx.ExactCover, got {type(problem).__name__}"
                 " (build one with dlx.ExactCover({label: items}))")
+        if seed is not None:
+            problem = _shuffled(problem, seed)
         _check_positive(limit, "limit")
         _check_positive(max_nodes, "max_nodes")
         if timeout is not None and (isinstance(timeout, bool)
@@ -107,6 +114,24 @@ class _Request:
                    forced=self.links.first_primary(self.forced), **extra)
 
 
+def _shuffled(problem: ExactCover, seed: int) -> ExactCover:
+    """``problem`` with its options in the random order that ``seed`` draws (cached)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ExactCoverError(f"seed must be a whole number or None, not {seed!r}")
+    key = ("seed", seed)
+    found = problem._derived.get(key)
+    if found is None:
+        import random
+
+        order = list(problem.options)
+        random.Random(seed).shuffle(order)
+        found = ExactCover({label: problem.options[label] for label in order},
+                           secondary=problem.secondary, primary=problem.primary,
+                           bounds=problem.bounds, costs=problem.costs)
+        problem._derived[key] = found
+    return found  # type: ignore[no-any-return]
+
+
 def _check_positive(value: int | None, name: str) -> None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
         raise ExactCoverError(f"{name} must be a positive whole number or None, not {value!r}")
@@ -122,6 +147,7 @@ def solutions(
     heuristic: str | Heuristic | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
+    seed: int | None = None,
     engine: Engine | None = None,
 ) -> Iterator[tuple[Hashable, ...]]:
     """Yield solutions lazily, each a tuple of option labels in the order chosen.
@@ -145,7 +171,8 @@ def solutions(
     [('x', 'y')]
     """
     req = _Request(problem, limit=limit, max_nodes=max_nodes, timeout=timeout, stats=stats,
-                   heuristic=heuristic, progress=progress, forced=forced, engine=engine)
+                   heuristic=heuristic, progress=progress, forced=forced, engine=engine,
+                   seed=seed)
     search = _engine.solutions(req) if req.core else req.run("solutions")
     return _collect(search, req)
 
@@ -179,6 +206,7 @@ def count(
     heuristic: str | Heuristic | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
+    seed: int | None = None,
     engine: Engine | None = None,
     cache: bool | int = False,
 ) -> int:
@@ -210,7 +238,7 @@ def count(
     memo = _memo(problem, cache)
     req = _Request(problem, limit=limit, max_nodes=max_nodes, timeout=timeout, stats=stats,
                    heuristic=heuristic, progress=progress, forced=forced, engine=engine,
-                   python_only=memo is not None)
+                   python_only=memo is not None, seed=seed)
     if req.core:
         try:
             return _engine.count(req)
@@ -260,6 +288,7 @@ def first(
     heuristic: str | Heuristic | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
+    seed: int | None = None,
     engine: Engine | None = None,
 ) -> tuple[Hashable, ...] | None:
     """The first solution (a tuple of option labels), or None when there is none.
@@ -271,7 +300,8 @@ def first(
     True
     """
     for sol in solutions(problem, limit=1, max_nodes=max_nodes, timeout=timeout, stats=stats,
-                         heuristic=heuristic, progress=progress, forced=forced, engine=engine):
+                         heuristic=heuristic, progress=progress, forced=forced, engine=engine,
+                   seed=seed):
         return sol
     return None
 
@@ -285,6 +315,7 @@ def is_unique(
     heuristic: str | Heuristic | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
+    seed: int | None = None,
     engine: Engine | None = None,
 ) -> bool:
     """True when the problem has exactly one solution (the search stops at the second).
@@ -294,7 +325,8 @@ def is_unique(
     True
     """
     return count(problem, limit=2, max_nodes=max_nodes, timeout=timeout, stats=stats,
-                 heuristic=heuristic, progress=progress, forced=forced, engine=engine) == 1
+                 heuristic=heuristic, progress=progress, forced=forced, engine=engine,
+                   seed=seed) == 1
 
 
 def best(
@@ -310,6 +342,7 @@ def best(
     bound: Callable[[SearchState], Number] | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
+    seed: int | None = None,
     engine: Engine | None = None,
 ) -> Any:
     """The best solution by total weight (or the ``k`` best), by branch and bound.
@@ -372,7 +405,7 @@ def best(
         raise ExactCoverError(f"k must be a positive whole number or None, not {k!r}")
     req = _Request(problem, max_nodes=max_nodes, timeout=timeout, stats=stats,
                    heuristic=heuristic, progress=progress, forced=forced, engine=engine,
-                   python_only=bound is not None)
+                   python_only=bound is not None, seed=seed)
     if maximize is None:
         maximize = weight is not None
     sign = 1 if maximize else -1
@@ -458,6 +491,7 @@ def trace(
     stats: Stats | None = None,
     heuristic: str | Heuristic | None = None,
     forced: Iterable[Hashable] = (),
+    seed: int | None = None,
     engine: Engine | None = None,
 ) -> Iterator[Event]:
     """Yield an event (:mod:`dlx.events`) between every two steps of the search.
@@ -480,6 +514,7 @@ def trace(
     L0 backtrack
     """
     req = _Request(problem, max_nodes=max_nodes, timeout=timeout, stats=stats,
-                   heuristic=heuristic, forced=forced, engine=engine, python_only=True)
+                   heuristic=heuristic, forced=forced, engine=engine, python_only=True,
+                   seed=seed)
     search: Iterator[Event] = req.run("trace")
     return search

@@ -215,3 +215,16 @@ def test_bounds_on_both_engines(p, heuristic, budget):
             n = ("budget", stop.found)
         outcomes.add((repr(n), s.nodes, s.updates, tuple(s.profile)))
     assert len(outcomes) == 1
+
+
+def test_progress_reports_the_fraction_explored():
+    """Knuth's estimate of the fraction done: rising, within [0, 1], 1.0 at the end, and
+    the same on both engines at every progress call."""
+    seen = {}
+    for e in ENGINES:
+        s = dlx.Stats()
+        got: list[float] = []
+        dlx.count(queens(9), engine=e, stats=s, progress=lambda st, got=got: got.append(st.explored))
+        seen[e] = got
+        assert got == sorted(got) and all(0 < f < 1 for f in got) and s.explored == 1.0
+    assert len({tuple(v) for v in seen.values()}) == 1

@@ -409,3 +409,31 @@ def test_counting_by_caching_counts_what_no_search_can_visit():
         dlx.count(dlx.ExactCover({"x": ["a"]}, bounds={"a": (0, 1)}), cache=True)
     with pytest.raises(dlx.ExactCoverError, match="cache"):
         dlx.count(board, cache=-1)
+
+
+def test_a_seed_shuffles_the_options_reproducibly():
+    p = queens(8)
+    firsts = {dlx.first(p, seed=s) for s in range(6)}
+    assert len(firsts) > 1                                      # other solutions first
+    assert dlx.first(p, seed=3) == dlx.first(p, seed=3)        # reproducibly
+    assert all(dlx.is_exact_cover(p, sol) for sol in firsts)
+    assert {dlx.count(p, seed=s) for s in range(4)} == {92}
+    for e in ("python", "c") if dlx.engine.available() else ("python",):
+        assert dlx.first(p, seed=3, engine=e) == dlx.first(p, seed=3)
+    with pytest.raises(dlx.ExactCoverError, match="seed"):
+        dlx.count(p, seed="x")
+
+
+def test_estimates_of_the_tree_size():
+    p = langford(7)
+    s = dlx.Stats()
+    total = dlx.count(p, stats=s)
+    e = dlx.estimate(p, samples=3000, seed=7)
+    assert abs(e.solutions - total) < 5 * e.solutions_error
+    assert abs(e.nodes - s.nodes) < 5 * e.nodes_error
+    assert e == dlx.estimate(p, samples=3000, seed=7)          # reproducible
+    one = dlx.estimate(dlx.ExactCover({"x": ["a"]}), samples=10, seed=1)
+    assert (one.nodes, one.solutions, one.nodes_error) == (2.0, 1.0, 0.0)   # exact: no spread
+    assert "nodes" in str(e)
+    with pytest.raises(dlx.ExactCoverError):
+        dlx.estimate(p, samples=0)
