@@ -224,7 +224,8 @@ def test_progress_reports_the_fraction_explored():
     for e in ENGINES:
         s = dlx.Stats()
         got: list[float] = []
-        dlx.count(queens(9), engine=e, stats=s, progress=lambda st, got=got: got.append(st.explored))
+        dlx.count(queens(9), engine=e, stats=s,
+                  progress=lambda st, got=got: got.append(st.explored))
         seen[e] = got
         assert got == sorted(got) and all(0 < f < 1 for f in got) and s.explored == 1.0
     assert len({tuple(v) for v in seen.values()}) == 1
