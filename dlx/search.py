@@ -406,8 +406,9 @@ class Bound:
     scaled by the least common multiple ``scale`` of the options' sizes, so they
     are whole numbers too, and the estimate is rounded down (scores are whole).
     Float weights are compared as the rounded floats they are.  With bounds on
-    items (Algorithm M) there is no default estimate (every branch is explored).  A node is cut when its score plus the estimate
-    cannot beat the k-th best so far.
+    items (Algorithm M) there is no default estimate (every branch is explored).
+    A node is cut when its score plus the estimate cannot beat the k-th best so
+    far.
     """
 
     def __init__(self, links: Links, weights: Sequence[Number],
