@@ -280,24 +280,14 @@ build_layout(TableObject *t)
     return 0;
 }
 
-static PyObject *
-Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+/* A Table with room for M nodes, its arrays not yet filled. */
+static TableObject *
+table_alloc(PyTypeObject *type, int N1, int N, Py_ssize_t M, int n_options)
 {
-    static char *kwlist[] = {"N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP",
-                             "COLOR", "OPT", "n_options", "BOUND", "SLACK", NULL};
-    int N1, N, n_options;
-    PyObject *ll, *rl, *ul, *dl, *len, *top, *col, *opt, *bound = Py_None, *slack = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOOOi|OO:Table", kwlist, &N1, &N, &ll,
-                                     &rl, &ul, &dl, &len, &top, &col, &opt, &n_options, &bound,
-                                     &slack))
-        return NULL;
     if (N < 0 || N1 < 0 || N1 > N || N > INT_MAX / NODE - 4 || n_options < 0) {
         PyErr_SetString(PyExc_ValueError, "Table: bad item counts");
         return NULL;
     }
-    Py_ssize_t M = PySequence_Size(top);
-    if (M < 0)
-        return NULL;
     if (M < N + 2 || M > INT_MAX / NODE) {
         PyErr_SetString(PyExc_ValueError, "Table: bad number of nodes");
         return NULL;
@@ -309,7 +299,8 @@ Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     t->block = (int *)PyMem_Malloc(total * sizeof(int));
     if (t->block == NULL) {
         Py_DECREF(t);
-        return PyErr_NoMemory();
+        PyErr_NoMemory();
+        return NULL;
     }
     t->N1 = N1;
     t->N = N;
@@ -324,17 +315,15 @@ Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     t->COL = t->TOP + M;
     t->OPT = t->COL + M;
     t->LEN[N + 1] = 0;
-    if (read_ints(ll, "LLINK", N + 2, 0, N + 1, t->LL) < 0 ||
-        read_ints(rl, "RLINK", N + 2, 0, N + 1, t->RL) < 0 ||
-        read_ints(len, "LEN", N + 1, 0, (long)M, t->LEN) < 0 ||
-        read_ints(ul, "ULINK", M, 0, (long)M - 1, t->U) < 0 ||
-        read_ints(dl, "DLINK", M, 0, (long)M - 1, t->D) < 0 ||
-        read_ints(top, "TOP", M, -(long)n_options, N, t->TOP) < 0 ||
-        read_ints(col, "COLOR", M, 0, INT_MAX, t->COL) < 0 ||
-        read_ints(opt, "OPT", M, -1, (long)n_options - 1, t->OPT) < 0) {
-        Py_DECREF(t);
-        return NULL;
-    }
+    return t;
+}
+
+/* Check the filled arrays of a new Table and derive what the searches use;
+   on failure, free it and return NULL with an exception set. */
+static PyObject *
+table_finish(TableObject *t, PyObject *bound, PyObject *slack)
+{
+    int N = t->N, N1 = t->N1;
     /* Shape checks that the search relies on to stay inside the arrays: headers
        are nodes 1..N, node N+1 and the last node are spacers, option nodes know
        their option, colours are on secondary items only. */
@@ -389,6 +378,139 @@ Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 bad:
     PyErr_SetString(PyExc_ValueError, "Table: the arrays are not a dancing-links layout");
     Py_DECREF(t);
+    return NULL;
+}
+
+static PyObject *
+Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP",
+                             "COLOR", "OPT", "n_options", "BOUND", "SLACK", NULL};
+    int N1, N, n_options;
+    PyObject *ll, *rl, *ul, *dl, *len, *top, *col, *opt, *bound = Py_None, *slack = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOOOi|OO:Table", kwlist, &N1, &N, &ll,
+                                     &rl, &ul, &dl, &len, &top, &col, &opt, &n_options, &bound,
+                                     &slack))
+        return NULL;
+    Py_ssize_t M = PySequence_Size(top);
+    if (M < 0)
+        return NULL;
+    TableObject *t = table_alloc(type, N1, N, M, n_options);
+    if (t == NULL)
+        return NULL;
+    if (read_ints(ll, "LLINK", N + 2, 0, N + 1, t->LL) < 0 ||
+        read_ints(rl, "RLINK", N + 2, 0, N + 1, t->RL) < 0 ||
+        read_ints(len, "LEN", N + 1, 0, (long)M, t->LEN) < 0 ||
+        read_ints(ul, "ULINK", M, 0, (long)M - 1, t->U) < 0 ||
+        read_ints(dl, "DLINK", M, 0, (long)M - 1, t->D) < 0 ||
+        read_ints(top, "TOP", M, -(long)n_options, N, t->TOP) < 0 ||
+        read_ints(col, "COLOR", M, 0, INT_MAX, t->COL) < 0 ||
+        read_ints(opt, "OPT", M, -1, (long)n_options - 1, t->OPT) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return table_finish(t, bound, slack);
+}
+
+/* Table.from_entries(N1, N, entries, BOUND=None, SLACK=None): the Table of numbered
+   options, laid out as Links.build lays them out (an option with no primary item
+   is left out).  entries is the int32 buffer of dlx._core.scan: for each option
+   its length, then its item numbers (1..N1 primary, N1+1..N secondary). */
+static PyObject *
+Table_from_entries(PyObject *cls, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"N1", "N", "entries", "BOUND", "SLACK", NULL};
+    int N1, N;
+    Py_buffer buf;
+    PyObject *bound = Py_None, *slack = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiy*|OO:from_entries", kwlist, &N1, &N,
+                                     &buf, &bound, &slack))
+        return NULL;
+    const int32_t *e = (const int32_t *)buf.buf;
+    Py_ssize_t n = buf.len / (Py_ssize_t)sizeof(int32_t), k = 0;
+    Py_ssize_t M = N + 2;
+    int kept = 0;
+    /* first pass: check the buffer and count the kept options and their nodes */
+    while (k < n) {
+        int len = e[k];
+        if (len < 0 || len > n - k - 1 || N < 0)
+            goto bad_buffer;
+        int primary = 0;
+        for (int j = 1; j <= len; j++) {
+            if (e[k + j] < 1 || e[k + j] > N)
+                goto bad_buffer;
+            primary |= e[k + j] <= N1;
+        }
+        if (primary) {
+            kept++;
+            M += len + 1;
+        }
+        k += len + 1;
+    }
+    TableObject *t = table_alloc((PyTypeObject *)cls, N1, N, M, kept);
+    if (t == NULL) {
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    /* the item lists: heads 0 (primary) and N+1 (secondary) */
+    for (int i = 0; i <= N + 1; i++) {
+        t->LL[i] = i - 1;
+        t->RL[i] = i + 1;
+        t->LEN[i] = 0;
+        t->U[i] = t->D[i] = i;
+        t->TOP[i] = 0;
+        t->COL[i] = 0;
+        t->OPT[i] = -1;
+    }
+    t->LL[0] = N1;
+    t->RL[0] = N1 ? 1 : 0;
+    if (N1)
+        t->RL[N1] = 0;
+    if (N > N1) {
+        t->LL[N1 + 1] = N + 1;
+        t->LL[N + 1] = N;
+        t->RL[N + 1] = N1 + 1;
+        t->RL[N] = N + 1;
+    }
+    else
+        t->LL[N + 1] = t->RL[N + 1] = N + 1;
+    /* the options: each node at the bottom of its item's list, a spacer after each */
+    int x = N + 1, spacer = N + 1, first_of_prev = 0, o = 0;
+    t->TOP[spacer] = 0;
+    for (k = 0; k < n; k += e[k] + 1) {
+        int len = e[k], primary = 0;
+        for (int j = 1; j <= len; j++)
+            primary |= e[k + j] <= N1;
+        if (!primary)
+            continue;
+        int first = x + 1;
+        for (int j = 1; j <= len; j++) {
+            int i = e[k + j];
+            x++;
+            t->TOP[x] = i;
+            t->COL[x] = 0;
+            t->OPT[x] = o;
+            t->U[x] = t->U[i];
+            t->D[x] = i;
+            t->D[t->U[i]] = x;
+            t->U[i] = x;
+            t->LEN[i]++;
+        }
+        t->U[spacer] = first_of_prev;
+        t->D[spacer] = x;
+        first_of_prev = first;
+        spacer = ++x;
+        t->TOP[spacer] = -(++o);
+        t->COL[spacer] = 0;
+        t->OPT[spacer] = -1;
+    }
+    t->U[spacer] = first_of_prev;
+    t->D[spacer] = 0;
+    PyBuffer_Release(&buf);
+    return table_finish(t, bound, slack);
+bad_buffer:
+    PyBuffer_Release(&buf);
+    PyErr_SetString(PyExc_ValueError, "from_entries: not a buffer of numbered options");
     return NULL;
 }
 
@@ -2168,6 +2290,11 @@ Table_get_colored(TableObject *t, void *closure)
 }
 
 static PyMethodDef Table_methods[] = {
+    {"from_entries", (PyCFunction)(void (*)(void))Table_from_entries,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "Table.from_entries(N1, N, entries, BOUND=None, SLACK=None)\n\n"
+     "The Table of numbered options (the entries buffer of dlx._core.scan), laid out\n"
+     "as dlx.links.Links.build lays them out."},
     {"batch", (PyCFunction)(void (*)(void))Table_batch, METH_VARARGS | METH_KEYWORDS,
      "batch(forced_sets, limit=1, max_nodes=-1, labels=None)\n"
      "    -> [(count, nodes, first, status, seconds), ...]\n\n"
@@ -2198,6 +2325,215 @@ static PyTypeObject Table_Type = {
     .tp_getset = Table_getset,
 };
 
+/* ------------------------------------------------------------------- scan */
+
+/* A growable int32 buffer. */
+typedef struct {
+    int32_t *v;
+    Py_ssize_t n, cap;
+} Ints;
+
+static int
+ints_push(Ints *a, int32_t x)
+{
+    if (a->n == a->cap) {
+        Py_ssize_t cap = a->cap ? 2 * a->cap : 1024;
+        int32_t *v = (int32_t *)PyMem_Realloc(a->v, (size_t)cap * sizeof(int32_t));
+        if (v == NULL)
+            return -1;
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+/* What scan keeps while it walks the options. */
+typedef struct {
+    PyObject *codes;    /* item -> +k for primary item k, -j for secondary item j */
+    PyObject *firsts;   /* the items numbered as they appeared (primary not given) */
+    PyTypeObject *colored;
+    int known;          /* the primary items were given: a new item is unknown */
+    int n1;             /* primary items numbered so far */
+    Ints entries;       /* per option: its length, then its items' codes */
+    Ints seen;          /* per item code slot: the last option (1, 2, ...) naming it */
+} Scan;
+
+enum { SCAN_OK = 0, SCAN_ERROR = -1, SCAN_IRREGULAR = -2 };
+
+/* The code of one item of option o, numbering a new one; SCAN_IRREGULAR when the
+   item is coloured, unhashable, unknown or already in option o. */
+static int
+scan_item(Scan *s, PyObject *item, int32_t o, int32_t *code)
+{
+    if (PyObject_TypeCheck(item, s->colored))
+        return SCAN_IRREGULAR;
+    PyObject *found = PyDict_GetItemWithError(s->codes, item);   /* borrowed */
+    long c;
+    if (found != NULL)
+        c = PyLong_AsLong(found);
+    else if (PyErr_Occurred() || s->known)
+        return SCAN_IRREGULAR;
+    else {
+        c = ++s->n1;
+        PyObject *number = PyLong_FromLong(c);
+        int failed = number == NULL || PyDict_SetItem(s->codes, item, number) < 0 ||
+                     PyList_Append(s->firsts, item) < 0;
+        Py_XDECREF(number);
+        if (failed)
+            return SCAN_IRREGULAR;
+    }
+    Py_ssize_t slot = c > 0 ? 2 * c : -2 * c + 1;
+    while (s->seen.n <= slot)
+        if (ints_push(&s->seen, 0) < 0)
+            return SCAN_ERROR;
+    if (s->seen.v[slot] == o)
+        return SCAN_IRREGULAR;              /* twice in this option */
+    s->seen.v[slot] = o;
+    *code = (int32_t)c;
+    return ints_push(&s->entries, *code) < 0 ? SCAN_ERROR : SCAN_OK;
+}
+
+/* One option: its items as a tuple, stored in out[label]. */
+static int
+scan_option(Scan *s, PyObject *label, PyObject *value, int32_t o, PyObject *out)
+{
+    PyObject *tup;
+    if (PyTuple_CheckExact(value)) {
+        tup = value;
+        Py_INCREF(tup);
+    }
+    else if (PyList_CheckExact(value))
+        tup = PyList_AsTuple(value);
+    else
+        return SCAN_IRREGULAR;
+    if (tup == NULL)
+        return SCAN_ERROR;
+    Py_ssize_t len = PyTuple_GET_SIZE(tup);
+    int status = len > INT32_MAX / 2 ? SCAN_IRREGULAR
+                 : ints_push(&s->entries, (int32_t)len) < 0 ? SCAN_ERROR : SCAN_OK;
+    for (Py_ssize_t j = 0; j < len && status == SCAN_OK; j++) {
+        int32_t code;
+        status = scan_item(s, PyTuple_GET_ITEM(tup, j), o, &code);
+    }
+    if (status == SCAN_OK && PyDict_SetItem(out, label, tup) < 0)
+        status = SCAN_ERROR;
+    Py_DECREF(tup);
+    return status;
+}
+
+/* Number the items of `items` (primary if sign > 0, secondary if < 0) 1, 2, ...;
+   SCAN_IRREGULAR if one is unhashable or named twice. */
+static int
+scan_declare(Scan *s, PyObject *items, int sign)
+{
+    Py_ssize_t before = PyDict_GET_SIZE(s->codes), n = PyTuple_GET_SIZE(items);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *number = PyLong_FromSsize_t(sign * (k + 1));
+        int failed = number == NULL ||
+                     PyDict_SetItem(s->codes, PyTuple_GET_ITEM(items, k), number) < 0;
+        Py_XDECREF(number);
+        if (failed)
+            return SCAN_IRREGULAR;
+    }
+    return PyDict_GET_SIZE(s->codes) == before + n ? SCAN_OK : SCAN_IRREGULAR;
+}
+
+/* scan(options, secondary, primary, colored) -> (options, primary, entries, skipped)
+   or None
+
+   The fast path of ExactCover's constructor, for the common case: a dict of
+   tuples or lists of plain items (no `colored` entry, every item hashable, none
+   twice in an option, and with primary given, none unknown).  It returns the
+   options as a dict of tuples, the primary items (those given, or every item
+   that is not secondary in order of first appearance) and the options
+   numbered for Table.from_entries: for each option its length, then its items'
+   numbers (primary 1..N1, secondary N1+1..N), and the indices of the options
+   with no primary item (never chosen).  Anything else returns None, and
+   the constructor checks the options itself and names the fault. */
+static PyObject *
+core_scan(PyObject *module, PyObject *args)
+{
+    PyObject *options, *secondary, *primary, *colored;
+    if (!PyArg_ParseTuple(args, "OO!OO:scan", &options, &PyTuple_Type, &secondary, &primary,
+                          &colored))
+        return NULL;
+    if (!PyDict_CheckExact(options) || !PyType_Check(colored) ||
+        (primary != Py_None && !PyTuple_Check(primary)))
+        Py_RETURN_NONE;
+    Scan s = {PyDict_New(), PyList_New(0), (PyTypeObject *)colored, primary != Py_None, 0,
+              {NULL, 0, 0}, {NULL, 0, 0}};
+    PyObject *out = PyDict_New(), *result = NULL;
+    int status = s.codes == NULL || s.firsts == NULL || out == NULL ? SCAN_ERROR : SCAN_OK;
+    if (status == SCAN_OK && s.known) {
+        status = scan_declare(&s, primary, 1);
+        s.n1 = (int)PyTuple_GET_SIZE(primary);
+    }
+    if (status == SCAN_OK)
+        status = scan_declare(&s, secondary, -1);
+    Py_ssize_t pos = 0;
+    PyObject *label, *value;
+    int32_t o = 0;
+    while (status == SCAN_OK && PyDict_Next(options, &pos, &label, &value)) {
+        Py_INCREF(label);     /* an item's __eq__ may change the dict under us */
+        Py_INCREF(value);
+        status = scan_option(&s, label, value, ++o, out);
+        Py_DECREF(label);
+        Py_DECREF(value);
+    }
+    PyObject *skipped = status == SCAN_OK ? PyList_New(0) : NULL;
+    if (status == SCAN_OK && skipped != NULL) {
+        /* number the secondary items after the primary ones; note the options
+           without a primary item (never chosen) */
+        int32_t *e = s.entries.v;
+        for (Py_ssize_t k = 0, opt = 0; k < s.entries.n; k += e[k] + 1, opt++) {
+            int has_primary = 0;
+            for (int32_t j = 1; j <= e[k]; j++) {
+                if (e[k + j] < 0)
+                    e[k + j] = s.n1 - e[k + j];
+                else
+                    has_primary = 1;
+            }
+            if (!has_primary) {
+                PyObject *index = PyLong_FromSsize_t(opt);
+                int failed = index == NULL || PyList_Append(skipped, index) < 0;
+                Py_XDECREF(index);
+                if (failed)
+                    break;
+            }
+        }
+        PyObject *prim = s.known ? Py_NewRef(primary) : PyList_AsTuple(s.firsts);
+        PyObject *bytes = PyBytes_FromStringAndSize(
+            (const char *)e, s.entries.n * (Py_ssize_t)sizeof(int32_t));
+        if (prim != NULL && bytes != NULL && !PyErr_Occurred())
+            result = PyTuple_Pack(4, out, prim, bytes, skipped);
+        Py_XDECREF(prim);
+        Py_XDECREF(bytes);
+    }
+    Py_XDECREF(skipped);
+    if (status == SCAN_IRREGULAR) {
+        PyErr_Clear();
+        result = Py_NewRef(Py_None);
+    }
+    else if (result == NULL && !PyErr_Occurred())
+        PyErr_NoMemory();
+    Py_XDECREF(s.codes);
+    Py_XDECREF(s.firsts);
+    Py_XDECREF(out);
+    PyMem_Free(s.entries.v);
+    PyMem_Free(s.seen.v);
+    return result;
+}
+
+static PyMethodDef core_functions[] = {
+    {"scan", core_scan, METH_VARARGS,
+     "scan(options, secondary, primary, colored)\n"
+     "    -> (options, primary, entries, skipped) or None\n\n"
+     "ExactCover's fast path: the options of a dict of plain item lists, checked and\n"
+     "numbered in one pass (None: let the constructor check them itself)."},
+    {NULL},
+};
+
 /* ----------------------------------------------------------------- module */
 
 static struct PyModuleDef core_module = {
@@ -2205,6 +2541,7 @@ static struct PyModuleDef core_module = {
     .m_name = "dlx._core",
     .m_doc = "The compiled search of dlx (the same algorithm as dlx.search.run).",
     .m_size = -1,
+    .m_methods = core_functions,
 };
 
 PyMODINIT_FUNC

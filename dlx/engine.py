@@ -121,17 +121,22 @@ def table(links: Links) -> Any:
     t = links._shared.get("core")
     if t is None:
         assert _core is not None
-        t = links._shared["core"] = _core.Table(
-            links.N1, links.N, links.LLINK, links.RLINK, links.ULINK, links.DLINK, links.LEN,
-            links.TOP, links.COLOR, links.OPT, len(links.labels),
-            links.BOUND[:links.N1 + 1], links.SLACK[:links.N1 + 1])
+        bound, slack = links.BOUND[:links.N1 + 1], links.SLACK[:links.N1 + 1]
+        if links._source is not None:
+            # numbered by ExactCover's fast path: the core lays them out itself
+            t = _core.Table.from_entries(links.N1, links.N, links._source[0], bound, slack)
+        else:
+            t = _core.Table(
+                links.N1, links.N, links.LLINK, links.RLINK, links.ULINK, links.DLINK,
+                links.LEN, links.TOP, links.COLOR, links.OPT, len(links.labels), bound, slack)
+        links._shared["core"] = t
     return t
 
 
 def fits(links: Links) -> bool:
     """True when the core can hold ``links`` (at most ``_core.MAX_NODES`` nodes, about
     134 million; beyond that the pure engine searches)."""
-    return _core is not None and len(links.TOP) <= _core.MAX_NODES
+    return _core is not None and links.node_count() <= _core.MAX_NODES
 
 
 def _search(req: Any, mode: str, **extra: Any) -> Any:

@@ -40,7 +40,7 @@ index arithmetic with spacer tests, and the spacers are still there for
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .errors import ExactCoverError
@@ -61,7 +61,7 @@ class Links:
     __slots__ = (
         "N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR",
         "ROW", "OPT", "BOUND", "SLACK", "multi", "item_names", "labels", "option_nodes", "colored",
-        "color_names", "skipped", "_shared",
+        "color_names", "skipped", "_shared", "_source",
     )
 
     N1: int
@@ -85,6 +85,7 @@ class Links:
     color_names: list[Hashable]
     skipped: list[Hashable]
     _shared: dict[str, Any]
+    _source: tuple[bytes, dict[Hashable, Any]] | None
 
     @classmethod
     def build(cls, problem: ExactCover) -> Links:
@@ -94,9 +95,79 @@ class Links:
         items = list(primary) + list(problem.secondary)
         n1 = len(primary)
         n = len(items)
-        index = {item: k + 1 for k, item in enumerate(items)}
         t.N1, t.N = n1, n
         t.item_names = [None, *items]
+        t._shared = {}
+        # Algorithm M: the bounds of the primary items (1 and 0 for (1, 1))
+        t.BOUND = [1] * (n + 1)
+        t.SLACK = [0] * (n + 1)
+        if problem.bounds:
+            index = {item: k + 1 for k, item in enumerate(primary)}
+            for item, (u, v) in problem.bounds.items():
+                t.BOUND[index[item]], t.SLACK[index[item]] = v, v - u
+        t.multi = bool(problem.bounds)
+        scanned = problem._scanned
+        if scanned is None:
+            t._lay_out(t._numbered(problem))
+        else:
+            # ExactCover's fast path numbered the items already (dlx._core.scan); the
+            # arrays are laid out from those numbers when first read (see __getattr__),
+            # and the core builds its own copy from them without them.
+            entries, skipped = scanned
+            t._source = (entries, problem.options)
+            t.colored, t.color_names = False, [None]
+            if skipped:
+                t.skipped = [label for k, label in enumerate(problem.options) if k in skipped]
+                t.labels = [label for k, label in enumerate(problem.options)
+                            if k not in skipped]
+            else:
+                t.skipped, t.labels = [], list(problem.options)
+        return t
+
+    #: The arrays :meth:`_lay_out` makes, read through ``__getattr__`` when the
+    #: layout waits for its first use.
+    _LAID_OUT = frozenset({"LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR", "ROW",
+                           "OPT", "option_nodes"})
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for an attribute not set yet: the arrays of a deferred layout.
+        if name in Links._LAID_OUT:
+            source = object.__getattribute__(self, "_source")
+            if source is not None:
+                self._source = None
+                self._lay_out(self._from_entries(*source))
+                return getattr(self, name)
+        raise AttributeError(f"'Links' object has no attribute {name!r}")
+
+    def _numbered(self, problem: ExactCover
+                  ) -> Iterator[tuple[Hashable, list[int], list[Hashable] | None]]:
+        """Each option of ``problem`` as (label, its item numbers, its colours or None)."""
+        index = {item: k for k, item in enumerate(self.item_names) if k}
+        for label, entries in problem.options.items():
+            if problem.colored:
+                yield (label,
+                       [index[e.item] if isinstance(e, Colored) else index[e] for e in entries],
+                       [e.color if isinstance(e, Colored) else None for e in entries])
+            else:
+                yield label, [index[e] for e in entries], None
+
+    @staticmethod
+    def _from_entries(entries: bytes, options: dict[Hashable, Any]
+                      ) -> Iterator[tuple[Hashable, list[int], None]]:
+        """Each option as (label, its item numbers, None), read from the numbers that
+        ``dlx._core.scan`` gave: per option its length, then its item numbers."""
+        numbers = memoryview(entries).cast("i").tolist()
+        at = 0
+        for label in options:
+            size = numbers[at]
+            yield label, numbers[at + 1:at + 1 + size], None
+            at += size + 1
+
+    def _lay_out(self, numbered: Iterable[tuple[Hashable, list[int], list[Hashable] | None]]
+                 ) -> None:
+        """Knuth's arrays for the options given as (label, item numbers, colours)."""
+        n1, n = self.N1, self.N
+        self._source = None
         # Item header lists: head 0 for primary items, head N+1 for secondary ones.
         llink = [0] * (n + 2)
         rlink = [0] * (n + 2)
@@ -113,7 +184,7 @@ class Links:
             rlink[n] = head
         else:
             llink[head] = rlink[head] = head
-        t.LLINK, t.RLINK = llink, rlink
+        self.LLINK, self.RLINK = llink, rlink
         # Nodes: headers 1..N (TOP = 0 unused, U/D point to self), spacer N+1, options.
         top = [0] * (n + 2)
         ulink = list(range(n + 2))
@@ -123,32 +194,23 @@ class Links:
         row: list[tuple[int, ...]] = [()] * (n + 2)
         opt = [-1] * (n + 2)
         color_codes: dict[Hashable, int] = {}
-        t.color_names = [None]
+        self.color_names = [None]
         labels: list[Hashable] = []
         option_nodes: list[tuple[int, ...]] = []
         skipped: list[Hashable] = []
         last_spacer = n + 1
         top[last_spacer] = 0
         first_of_prev = 0
-        colored = problem.colored
-        for label, entries in problem.options.items():
-            if colored:
-                ks: list[int] = []
-                cs: list[int] = []
-                for entry in entries:
-                    if isinstance(entry, Colored):
-                        c = color_codes.get(entry.color)
-                        if c is None:
-                            c = color_codes[entry.color] = len(color_codes) + 1
-                            t.color_names.append(entry.color)
-                        ks.append(index[entry.item])
-                        cs.append(c)
-                    else:
-                        ks.append(index[entry])
-                        cs.append(0)
-            else:
-                ks = [index[entry] for entry in entries]
+        for label, ks, colors in numbered:
+            if colors is None:
                 cs = [0] * len(ks)
+            else:
+                cs = []
+                for c in colors:
+                    if c is not None and c not in color_codes:
+                        color_codes[c] = len(color_codes) + 1
+                        self.color_names.append(c)
+                    cs.append(0 if c is None else color_codes[c])
             if not ks or min(ks) > n1:
                 skipped.append(label)      # no primary item: never chosen
                 continue
@@ -183,19 +245,17 @@ class Links:
             opt.append(-1)
         ulink[last_spacer] = first_of_prev
         dlink[last_spacer] = 0
-        t.ULINK, t.DLINK, t.LEN, t.TOP, t.COLOR = ulink, dlink, length, top, color
-        t.ROW, t.OPT = row, opt
-        t.labels, t.option_nodes, t.skipped = labels, option_nodes, skipped
-        t.colored = bool(color_codes)
-        # Algorithm M: the bounds of the primary items (1 and 0 for (1, 1))
-        t.BOUND = [1] * (n + 1)
-        t.SLACK = [0] * (n + 1)
-        for item, (u, v) in problem.bounds.items():
-            k = index[item]
-            t.BOUND[k], t.SLACK[k] = v, v - u
-        t.multi = bool(problem.bounds)
-        t._shared = {}
-        return t
+        self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR = ulink, dlink, length, top, color
+        self.ROW, self.OPT = row, opt
+        self.labels, self.option_nodes, self.skipped = labels, option_nodes, skipped
+        self.colored = bool(color_codes)
+
+    def node_count(self) -> int:
+        """How many nodes the layout has (headers, spacers and option nodes)."""
+        source = self._source
+        if source is not None and not self.skipped:
+            return self.N + 2 + len(source[0]) // 4    # per option: its nodes and a spacer
+        return len(self.TOP)
 
     @classmethod
     def of(cls, problem: ExactCover) -> Links:

@@ -37,6 +37,11 @@ from .errors import (
 
 __all__ = ["Colored", "ExactCover"]
 
+try:
+    from ._core import scan as _scan  # the constructor's fast path for plain options
+except ImportError:                      # the pure engine alone: every check in Python
+    _scan = None
+
 
 class Colored(NamedTuple):
     """A secondary item with a colour, as it appears inside one option.
@@ -112,7 +117,7 @@ class ExactCover:
     """
 
     __slots__ = ("options", "primary", "secondary", "bounds", "costs", "_colored", "_table",
-                 "_derived", "__weakref__")
+                 "_derived", "_scanned", "__weakref__")
 
     options: dict[Hashable, tuple[Hashable, ...]]
     primary: tuple[Hashable, ...]
@@ -143,24 +148,32 @@ class ExactCover:
             for item in prim:
                 if item in sec_set:
                     raise DuplicateItemError(f"item {item!r} is both primary and secondary")
-        prim_set = set(prim) if prim is not None else None
-        opts: dict[Hashable, tuple[Hashable, ...]] = {}
-        colored = False
-        for label, items in options.items():
-            item_list, has_color = _option(label, items, sec_set, prim_set)
-            opts[label] = item_list
-            colored = colored or has_color
-        self.options = opts
-        if prim is None:
-            # every item of an option that is not secondary, in order of first appearance
-            firsts = dict.fromkeys(e.item if isinstance(e, Colored) else e
-                                   for entries in opts.values() for e in entries)
-            self.primary = tuple(item for item in firsts if item not in sec_set)
-        else:
-            self.primary = tuple(prim)
         self.secondary = tuple(sec)
+        self._scanned: tuple[bytes, frozenset[int]] | None = None
+        colored = False
+        scanned = None if _scan is None else _scan(
+            options, self.secondary, None if prim is None else tuple(prim), Colored)
+        if scanned is not None:
+            # the compiled fast path checked and numbered plain options in one pass
+            self.options, self.primary, entries, skipped = scanned
+            self._scanned = (entries, frozenset(skipped))
+        else:
+            prim_set = set(prim) if prim is not None else None
+            opts: dict[Hashable, tuple[Hashable, ...]] = {}
+            for label, items in options.items():
+                item_list, has_color = _option(label, items, sec_set, prim_set)
+                opts[label] = item_list
+                colored = colored or has_color
+            self.options = opts
+            if prim is None:
+                # every item of an option that is not secondary, in order of first appearance
+                firsts = dict.fromkeys(e.item if isinstance(e, Colored) else e
+                                       for entries in opts.values() for e in entries)
+                self.primary = tuple(item for item in firsts if item not in sec_set)
+            else:
+                self.primary = tuple(prim)
         self.bounds = _bounds(bounds, self.primary, sec_set)
-        self.costs = _costs(costs, opts)
+        self.costs = _costs(costs, self.options)
         self._colored = colored
         self._table: Any = None
         self._derived: dict[Any, Any] = {}
@@ -219,9 +232,15 @@ class ExactCover:
     def _declared(items: Iterable[Hashable], kind: str) -> list[Hashable]:
         if isinstance(items, (str, bytes)):
             raise ExactCoverError(f"{kind} items must be a list, not the string {items!r}")
+        listed = list(items)
+        try:
+            if len(set(listed)) == len(listed):
+                return listed
+        except TypeError:
+            pass                       # an unhashable item: named below
         out: list[Hashable] = []
         seen: set[Hashable] = set()
-        for item in items:
+        for item in listed:
             _check_hashable(item, f"{kind} item")
             if item in seen:
                 raise DuplicateItemError(f"{kind} item {item!r} is declared twice")
@@ -232,13 +251,15 @@ class ExactCover:
     def __getstate__(self) -> dict[str, Any]:
         # what a worker process needs: not the laid-out links (they are rebuilt there)
         return {"options": self.options, "primary": self.primary, "secondary": self.secondary,
-                "bounds": self.bounds, "costs": self.costs, "colored": self._colored}
+                "bounds": self.bounds, "costs": self.costs, "colored": self._colored,
+                "scanned": self._scanned}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.options, self.primary = state["options"], state["primary"]
         self.secondary, self.bounds = state["secondary"], state["bounds"]
         self.costs, self._colored = state["costs"], state["colored"]
         self._table = None
+        self._scanned = state.get("scanned")
         self._derived = {}
 
     @property
@@ -302,17 +323,17 @@ def _option(label: Hashable, items: Iterable[Hashable], sec_set: set[Hashable],
     colored = False
     names: set[Hashable] = set()
     for entry in item_list:
+        item = entry.item if isinstance(entry, Colored) else entry
+        try:
+            hash(item)
+        except TypeError:
+            raise OptionError(f"option {label!r}: item {item!r} is not hashable") from None
         if isinstance(entry, Colored):
-            item = entry.item
-            _check_hashable(item, f"option {label!r}: item")
             _check_hashable(entry.color, f"option {label!r}: colour of item")
             if item not in sec_set:
                 raise ColorError(
                     f"option {label!r}: item {item!r} has a colour but is not secondary")
             colored = True
-        else:
-            item = entry
-            _check_hashable(item, f"option {label!r}: item")
         if item in names:
             raise RepeatedItemError(f"option {label!r}: item {item!r} appears twice")
         names.add(item)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dlx
+import dlx.problem
+from dlx.links import Links
 
 
 @pytest.mark.parametrize("kwargs, error, words", [
@@ -97,3 +103,69 @@ def test_from_matrix_takes_numpy_and_scipy():
     sparse = pytest.importorskip("scipy.sparse")
     q = dlx.ExactCover.from_matrix(sparse.csr_matrix(rows))
     assert q.options == p.options and q.primary == p.primary
+
+
+# -- the constructor's compiled fast path (dlx._core.scan) against the Python checks
+
+_item = st.one_of(st.integers(0, 6), st.sampled_from("abcxyz"),
+                  st.tuples(st.sampled_from("rc"), st.integers(0, 2)), st.just([1]))
+
+
+@st.composite
+def _raw_problems(draw):
+    options = draw(st.dictionaries(
+        st.one_of(st.integers(0, 20), st.text("pq", max_size=2)),
+        st.one_of(st.lists(_item, max_size=4), st.lists(_item, max_size=4).map(tuple),
+                  st.just("ab"), st.just(7),
+                  st.lists(_item, max_size=3).map(lambda xs: [dlx.Colored(x, 1) for x in xs]
+                                                  if all(not isinstance(x, list) for x in xs)
+                                                  else xs)),
+        max_size=6))
+    hashable = st.one_of(st.integers(0, 6), st.sampled_from("abcxyz"))
+    secondary = draw(st.lists(hashable, max_size=3))
+    primary = draw(st.one_of(st.none(), st.lists(hashable, max_size=5)))
+    return options, secondary, primary
+
+
+def _built(options, secondary, primary):
+    try:
+        p = dlx.ExactCover(options, secondary=secondary, primary=primary)
+    except dlx.ExactCoverError as e:
+        return type(e), str(e)
+    return p
+
+
+@settings(deadline=None)
+@given(_raw_problems())
+def test_the_fast_path_builds_what_the_python_checks_build(raw):
+    """Same options, items, errors (type and message), layout and search either way."""
+    fast = _built(*raw)
+    with _python_checks():
+        slow = _built(*raw)
+    if isinstance(slow, tuple):
+        assert fast == slow
+        return
+    assert (fast.options, fast.primary, fast.secondary, fast.colored) == (
+        slow.options, slow.primary, slow.secondary, slow.colored)
+    assert list(map(type, fast.options.values())) == [tuple] * len(fast.options)
+    a, b = Links.of(fast), Links.of(slow)
+    for name in ("labels", "skipped", "TOP", "OPT", "ROW", "option_nodes", "color_names"):
+        assert getattr(a, name) == getattr(b, name), name
+    assert a.snapshot() == b.snapshot()
+    assert Links.of(fast).node_count() == len(b.TOP)
+    for engine in ("python", "c") if dlx.engine.available() else ("python",):
+        fs, ss = dlx.Stats(), dlx.Stats()
+        assert (list(dlx.solutions(_built(*raw), engine=engine, stats=fs))
+                == list(dlx.solutions(slow, engine=engine, stats=ss)))
+        assert (fs.nodes, fs.updates) == (ss.nodes, ss.updates)
+
+
+@contextlib.contextmanager
+def _python_checks():
+    """ExactCover checks every option in Python inside this block."""
+    saved = dlx.problem._scan
+    dlx.problem._scan = None
+    try:
+        yield
+    finally:
+        dlx.problem._scan = saved
