@@ -16,6 +16,8 @@ Knuth's toy problem (TAOCP 7.2.2.1):
 
 Secondary items are covered at most once, and may carry colours
 (``dlx.Colored(item, colour)``); ``dlx.trace(p)`` yields every step of the dance.
+``dlx.split(p)`` cuts the search into pieces, and ``executor=`` on the views runs
+them on any ``concurrent.futures`` executor (see :mod:`dlx.parallel`).
 """
 
 from .errors import (
@@ -39,9 +41,19 @@ from .views import best, count, first, is_unique, solutions, trace
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str) -> object:
+    # dlx.split lives in dlx.parallel, imported on first use (it is the biggest module)
+    if name == "split":
+        from .parallel import split
+
+        return split
+    raise AttributeError(f"module 'dlx' has no attribute {name!r}")
+
+
 __all__ = [
     "ExactCover", "Colored", "Prepared", "Answer", "estimate", "Estimate",
-    "solutions", "count", "first", "is_unique", "best", "trace", "SearchState",
+    "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not",
     "read_dlx", "write_dlx",

@@ -43,9 +43,13 @@ Running on an Executor
   searches, so threads run in parallel (the pure engine does not).
 * ``ProcessPoolExecutor(n)``, or :func:`executor` (``jobs=n``), which also makes
   the workers ignore Ctrl-C so that only the caller handles it.
-* a Dask cluster: ``distributed.Client(address).get_executor()``, or
-  :func:`executor` (``scheduler=address``), which closes its client on shutdown.
-  Dask is the optional extra ``dancing-links-dlx[dask]``.
+* a Dask cluster: ``distributed.Client(address).get_executor(pure=False)`` (no
+  hashing of the arguments: every task differs), or :func:`executor`
+  (``scheduler=address``), which closes its client on shutdown.  Dask is the
+  optional extra ``dancing-links-dlx[dask]``.  Dask's per-task cost is some
+  milliseconds (against about half of one for a process pool), and its workers run
+  tasks in a thread beside their event loop: turning off the workers' statistical
+  profiler (``distributed.worker.profile.enabled: false``) helps.
 
 The problem travels once per worker (pickled; a worker process keeps the last
 few problems it was given, so the pieces that follow travel alone: a tuple of
@@ -53,12 +57,14 @@ labels each).  Labels, items and a callable ``heuristic`` must therefore be
 picklable for a process pool or a cluster (a thread pool shares them).
 
 *Dynamic balance.*  A task is a run of consecutive pieces with a node budget
-(``piece_nodes``; by default about a tenth of a second of search, measured as the
-run goes).  When a task runs out of budget, its worker hands back the frontier of
-the piece it stopped in (:attr:`dlx.BudgetExceeded.frontier`) and the pieces it
-did not start; they go back into the queue.  So a heavy subtree is cut up while
-it runs and never holds the whole run, and a task never runs long: a cancelled
-run stops within one task.
+(``piece_nodes``; by default about :data:`TASK_SECONDS` of search, measured as the
+run goes, and smaller near the end: a quarter of each worker's share of what is
+left, as the pieces' shares estimate it).  When a task runs out of budget, its
+worker hands back the frontier of the piece it stopped in
+(:attr:`dlx.BudgetExceeded.frontier`) and the pieces it did not start; they go
+back into the queue.  So a heavy subtree is cut up while it runs and never holds
+the whole run, and a task never runs long: a cancelled run stops within one task.
+(A search with bounds, Algorithm M, hands over no frontier: its tree is one piece.)
 
 *Order.*  :func:`solutions` yields the serial search's order by default
 (``ordered=True``, holding back solutions of later pieces until the earlier ones
@@ -97,13 +103,23 @@ plus the estimated fraction of the tree done and the pieces done and left.
 >>> with ThreadPoolExecutor(2) as ex:
 ...     list(parallel.solutions(p, ex, piece_nodes=5)) == list(dlx.solutions(p))
 True
+
+For the command line (``--jobs N``, ``--scheduler ADDRESS``), :func:`executor`
+makes the executor and a ``progress`` callback drives a display::
+
+    ex = parallel.executor(scheduler=address) if address else parallel.executor(jobs=n)
+    with ex:
+        total = parallel.count(problem, ex, stats=stats,
+                               progress=lambda r: bar.update(task, completed=r.fraction))
+
+KeyboardInterrupt comes out of ``count`` (exit 130), BudgetExceeded out of a
+``max_nodes`` or ``timeout`` run (exit 124), each with the partial answer.
 """
 
 from __future__ import annotations
 
 import heapq
 import os
-import pickle
 import time
 import weakref
 from collections import Counter, OrderedDict
@@ -159,12 +175,15 @@ class _Cut(NamedTuple):
     entries: list[_Entry]       # the pieces, in search order
     above: Stats                # the nodes above them (dead ends included)
     done: float                 # the estimated share of the tree above them
+    whole: bool                 # a piece could not be cut (the search has no frontier)
 
 
 def _expand(problem: ExactCover, piece: Piece, heuristic: str | Heuristic | None,
             engine: views.Engine | None) -> tuple[int, list[Piece] | None, Stats]:
     """Visit the node ``piece`` alone: ``(1 if it is a solution, its children in
-    search order or None when it has none, the statistics of that one node)``.
+    search order or None when it has none, the statistics of that one node)``;
+    ``(-1, None, ...)`` when the search cannot hand over its children (a search
+    with bounds, Algorithm M, has no frontier).
 
     It is a forced search with a budget of one node: the search stops as it is
     about to try its first child and hands over every child as its frontier."""
@@ -173,7 +192,9 @@ def _expand(problem: ExactCover, piece: Piece, heuristic: str | Heuristic | None
         n = views.count(problem, forced=piece, max_nodes=1, stats=s, heuristic=heuristic,
                         engine=engine)
     except BudgetExceeded as e:
-        return 0, list(e.frontier or ()), s
+        if e.frontier is None:
+            return -1, None, s
+        return 0, list(e.frontier), s
     return n, None, s
 
 
@@ -205,6 +226,7 @@ def _cut(problem: ExactCover, root: Piece, *, pieces: int | None, depth: int | N
     above = Stats()
     done = 0.0
     kept: list[_Entry] = []                       # solutions above the cut
+    whole = False
     # the open pieces as (rank, key, piece, share): biggest share first, or with a
     # depth, shallowest first; keys are unique, so pieces are never compared
     heap: list[tuple[float, tuple[int, ...], Piece, float]] = [(-1.0, (), root, 1.0)]
@@ -218,7 +240,9 @@ def _cut(problem: ExactCover, root: Piece, *, pieces: int | None, depth: int | N
         _, key, piece, weight = heapq.heappop(heap)
         n, children, s = _expand(problem, piece, heuristic, engine)
         if children is None and n:
-            kept.append(_Entry(key, piece, weight))     # a solution: a piece of one node
+            # a solution (a piece of one node), or a piece that cannot be cut
+            kept.append(_Entry(key, piece, weight))
+            whole = whole or n < 0
             continue
         _add(above, *_counts(s))
         if not children:
@@ -230,7 +254,7 @@ def _cut(problem: ExactCover, root: Piece, *, pieces: int | None, depth: int | N
             heapq.heappush(heap, (rank, (*key, j), child, share))
     entries = kept + [_Entry(key, piece, weight) for _, key, piece, weight in heap]
     entries.sort()
-    return _Cut(entries, above, done)
+    return _Cut(entries, above, done, whole)
 
 
 def split(
@@ -346,7 +370,8 @@ class _Outcome(NamedTuple):
     frontier: tuple[Piece, ...] | None = None
     counts: tuple[int, int, int, tuple[int, ...]] = (0, 0, 0, ())       # the done pieces
     stop_counts: tuple[int, int, int, tuple[int, ...]] = (0, 0, 0, ())  # the stopped one
-    seconds: float = 0.0
+    seconds: float = 0.0            # wall-clock time of the task in the worker
+    cpu: float = 0.0                # CPU time of the worker's thread on it
     worker: str = ""
 
 
@@ -373,6 +398,7 @@ def _lookup(key: str, blob: bytes | _Local | None
             return entry
     if blob is None:
         return None
+    import pickle
     problem, weights = pickle.loads(blob)
     with _CACHE_LOCK:
         _CACHE[key] = (problem, weights)
@@ -383,7 +409,7 @@ def _lookup(key: str, blob: bytes | _Local | None
 
 def _work(task: _Task) -> _Outcome:
     """Run a task's pieces in order until they are done or its budget or time runs out."""
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.thread_time()
     entry = _lookup(task.key, task.blob)
     if entry is None:
         return _Outcome(missing=True, worker=_worker_name())
@@ -432,7 +458,8 @@ def _work(task: _Task) -> _Outcome:
         if task.mode == "first" and r is not None:
             break
     return _Outcome(False, tuple(found), stopped, timed_out, partial, frontier,
-                    _counts(done), _counts(stop), time.perf_counter() - began, _worker_name())
+                    _counts(done), _counts(stop), time.perf_counter() - began,
+                    time.thread_time() - cpu, _worker_name())
 
 
 def _worker_name() -> str:
@@ -519,7 +546,7 @@ def _is_fault(e: BaseException) -> bool:
 
 class _Flight(NamedTuple):
     entries: list[_Entry]
-    budget: int
+    budget: int | None
     executor: Executor
 
 
@@ -536,6 +563,7 @@ class _Driver:
                  ordered: bool = True, weights: Mapping[Hashable, Any] | None = None,
                  k: int | None = None, maximize: bool = True,
                  bound: Callable[[SearchState], Any] | None = None) -> None:
+        import queue
         from concurrent.futures import Executor, ThreadPoolExecutor
 
         req = views._Request(problem, limit=limit, max_nodes=max_nodes, timeout=timeout,
@@ -559,6 +587,7 @@ class _Driver:
         self.first_pieces = pieces or _PIECES_PER_WORKER * self.width
         self.piece_nodes = piece_nodes
         self.rate = 0.0                                 # nodes per second, measured
+        self.splittable = True                          # can a piece be cut?
         self.ordered = ordered
         self.weights, self.k, self.maximize, self.bound = weights, k, maximize, bound
         self.local = isinstance(executor, ThreadPoolExecutor)
@@ -569,6 +598,7 @@ class _Driver:
         # the state of the run
         self.pending: list[_Entry] = []                 # a heap: search order
         self.flights: dict[Future[_Outcome], _Flight] = {}
+        self.landed: queue.SimpleQueue[Future[_Outcome]] = queue.SimpleQueue()   # done ones
         self.attempts: dict[tuple[int, ...], int] = {}
         self.spent = 0                                  # nodes reported (for max_nodes)
         self.reserved = 0                               # the budgets of tasks in flight
@@ -594,7 +624,7 @@ class _Driver:
     def run(self) -> Iterator[list[Piece]]:
         """Run to the end, yielding batches of solutions (mode "solutions") as they
         may be released; raise BudgetExceeded when a budget runs out."""
-        from concurrent.futures import FIRST_COMPLETED, wait
+        import queue
 
         s = self.stats
         s.nodes = s.updates = s.solutions = 0
@@ -612,8 +642,17 @@ class _Driver:
                 wait_for = _HEARTBEAT
                 if self.deadline is not None:
                     wait_for = max(0.0, min(wait_for, self.deadline - time.monotonic()))
-                done, _ = wait(list(self.flights), timeout=wait_for,
-                               return_when=FIRST_COMPLETED)
+                # the tasks that finished (each future puts itself in `landed` when
+                # done: waiting costs nothing per task in flight)
+                try:
+                    done = [self.landed.get(timeout=wait_for)]
+                except queue.Empty:
+                    continue
+                while True:
+                    try:
+                        done.append(self.landed.get_nowait())
+                    except queue.Empty:
+                        break
                 for fut in done:
                     if fut in self.flights:
                         self._land(fut)
@@ -630,6 +669,7 @@ class _Driver:
         cut = _cut(self.problem, self.root, pieces=self.first_pieces, depth=None,
                    heuristic=self.heuristic, engine=self.engine, max_nodes=self.max_nodes)
         _add(self.stats, *_counts(cut.above))
+        self.splittable = not cut.whole
         self.spent += cut.above.nodes
         self.done += cut.done
         for e in cut.entries:
@@ -644,11 +684,19 @@ class _Driver:
         if self.mode == "solutions" and self.ordered:
             self.closed.add(key)
 
-    def _budget(self) -> int:
+    def _budget(self) -> int | None:
+        if not self.splittable:
+            return None         # a piece that ran out could be neither cut nor resumed
         if self.piece_nodes is not None:
             b = self.piece_nodes
         elif self.rate:
             b = int(min(max(self.rate * TASK_SECONDS, _MIN_BUDGET), _MAX_BUDGET))
+            if 0.1 <= self.done < 1:
+                # guided: near the end, smaller tasks (a quarter of each worker's share
+                # of what is left, as the shares estimate it), so that no worker is
+                # left with a long last task while the others wait
+                left = self.spent * (1 - self.done) / self.done
+                b = int(min(b, max(_MIN_BUDGET, left / (4 * self.width))))
         else:
             b = _FIRST_BUDGET
         if self.mode == "best":
@@ -663,7 +711,7 @@ class _Driver:
                 room = self.max_nodes - self.spent - self.reserved
                 if room <= 0:
                     return
-                budget = min(budget, room)
+                budget = room if budget is None else min(budget, room)
             size = min(max(1, len(self.pending) // (2 * self.width)), _MAX_CHUNK)
             entries = [heapq.heappop(self.pending) for _ in range(min(size, len(self.pending)))]
             self._submit(entries, budget)
@@ -678,7 +726,7 @@ class _Driver:
             return self.limit - self.released - held
         return None
 
-    def _submit(self, entries: list[_Entry], budget: int, blob: bool = False) -> None:
+    def _submit(self, entries: list[_Entry], budget: int | None, blob: bool = False) -> None:
         from concurrent.futures import BrokenExecutor
 
         if self.local:
@@ -700,7 +748,8 @@ class _Driver:
             fut = self.executor.submit(_work, task._replace(blob=self._pickled()))
             self.blobs_sent += 1
         self.flights[fut] = _Flight(entries, budget, self.executor)
-        self.reserved += budget
+        fut.add_done_callback(self.landed.put)
+        self.reserved += budget or 0
 
     def _time_left(self) -> float:
         assert self.deadline is not None
@@ -708,6 +757,7 @@ class _Driver:
 
     def _pickled(self) -> bytes:
         if self._blob is None:
+            import pickle
             try:
                 self._blob = pickle.dumps((self.problem, self.weights),
                                           protocol=pickle.HIGHEST_PROTOCOL)
@@ -737,7 +787,7 @@ class _Driver:
     def _land(self, fut: Future[_Outcome]) -> None:
         """Take in the outcome of a finished task."""
         flight = self.flights.pop(fut)
-        self.reserved -= flight.budget
+        self.reserved -= flight.budget or 0
         try:
             out = fut.result()
         except BaseException as lost:
@@ -799,14 +849,20 @@ class _Driver:
 
     def _stopped(self, e: _Entry, out: _Outcome) -> None:
         """Piece ``e`` ran out of budget (or time) part way."""
-        if out.frontier is None:                # best: cut it one level and start again
-            self.partial.extend(out.partial or ())
-            if out.timed_out:
+        if out.frontier is None:    # best (or bounds): cut it one level and start again
+            if self.mode == "best":
+                self.partial.extend(out.partial or ())
+            room = None if self.max_nodes is None else self.max_nodes - self.spent - self.reserved
+            if out.timed_out or room is not None and room <= 0:
+                self._queue(e)                  # not done: it is part of the frontier
+                return
+            n, below, s = _expand(self.problem, e.piece, self.heuristic, self.engine)
+            if n < 0:
+                self.splittable = False         # run it again, whole, without a budget
                 self._queue(e)
                 return
             self.pieces_done += 1
             self._close(e.key)
-            _, below, s = _expand(self.problem, e.piece, self.heuristic, self.engine)
             _add(self.stats, *_counts(s))
             self.spent += s.nodes
             if not below:
@@ -818,7 +874,10 @@ class _Driver:
         _add(self.stats, *out.stop_counts)
         self.pieces_done += 1
         self._close(e.key)
-        self._take((*e.key, 0), out.partial)
+        partial = out.partial
+        if self.mode == "first":                # (a list of what solutions() found)
+            partial = partial[0] if partial else None
+        self._take((*e.key, 0), partial)
         rest = _shares(e, out.frontier)
         self.done += e.weight - sum(c.weight for c in rest)
         for c in rest:
@@ -881,7 +940,7 @@ class _Driver:
         for fut, flight in list(self.flights.items()):
             if fut.cancel():
                 del self.flights[fut]
-                self.reserved -= flight.budget
+                self.reserved -= flight.budget or 0
                 for e in flight.entries:
                     self._queue(e)
         grace = time.monotonic() + _GRACE
@@ -894,7 +953,7 @@ class _Driver:
             del self.flights[fut]
             for e in flight.entries:
                 self._queue(e)
-        if not self.pending and not self.finished:
+        if self.finished or not self.pending:
             return                                          # it all finished in time
         yield from self._release()
         raise self._out_of_budget()
@@ -1220,7 +1279,8 @@ def _dask(address: str) -> Executor:
 
         def __init__(self) -> None:
             self._client = client
-            self._inner = client.get_executor()
+            # pure=False: no hashing of the arguments (every task differs anyway)
+            self._inner = client.get_executor(pure=False)
 
         def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
             return self._inner.submit(fn, *args, **kwargs)

@@ -28,6 +28,12 @@ same :class:`~dlx.Stats`.  Every view takes the same keywords:
     solutions, reproducibly; the answers of ``count`` and ``is_unique`` stay.
 ``engine``
     ``"auto"``, ``"c"`` or ``"python"`` (see :mod:`dlx.engine`).
+``executor``
+    None: search here.  Any :class:`concurrent.futures.Executor` (a process pool,
+    a Dask cluster's): cut the tree into pieces (:func:`dlx.split`) and search
+    them there, with the same answers and, run to the end, the same statistics
+    (see :mod:`dlx.parallel`; ``solutions`` keeps the serial order, ``first``
+    returns the first solution found).  Not for ``trace``, nor ``count`` with ``cache``.
 
 >>> import dlx
 >>> p = dlx.ExactCover({"x": ["a"], "y": ["b"], "xy": ["a", "b"]})
@@ -40,7 +46,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from . import engine as _engine
 from .errors import BudgetExceeded, ExactCoverError
@@ -48,6 +54,9 @@ from .events import Event, Stats
 from .links import Links
 from .problem import ExactCover
 from .search import Bound, Heuristic, Memo, Number, SearchState, run
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 __all__ = ["solutions", "count", "first", "is_unique", "best", "trace", "Engine"]
 
@@ -132,6 +141,13 @@ def _shuffled(problem: ExactCover, seed: int) -> ExactCover:
     return found  # type: ignore[no-any-return]
 
 
+def _seeded(problem: ExactCover, seed: int | None) -> ExactCover:
+    """``problem``, or with ``seed`` its options in the order that seed draws."""
+    if seed is None or not isinstance(problem, ExactCover):
+        return problem
+    return _shuffled(problem, seed)
+
+
 def _check_positive(value: int | None, name: str) -> None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
         raise ExactCoverError(f"{name} must be a positive whole number or None, not {value!r}")
@@ -149,6 +165,7 @@ def solutions(
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
     engine: Engine | None = None,
+    executor: Executor | None = None,
 ) -> Iterator[tuple[Hashable, ...]]:
     """Yield solutions lazily, each a tuple of option labels in the order chosen.
 
@@ -170,6 +187,13 @@ def solutions(
     >>> list(dlx.solutions(p, limit=1))
     [('x', 'y')]
     """
+    if executor is not None:
+        from . import parallel
+
+        return parallel.solutions(_seeded(problem, seed), executor, limit=limit,
+                                  max_nodes=max_nodes, timeout=timeout, stats=stats,
+                                  heuristic=heuristic, progress=progress, forced=forced,
+                                  engine=engine)
     req = _Request(problem, limit=limit, max_nodes=max_nodes, timeout=timeout, stats=stats,
                    heuristic=heuristic, progress=progress, forced=forced, engine=engine,
                    seed=seed)
@@ -208,6 +232,7 @@ def count(
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
     engine: Engine | None = None,
+    executor: Executor | None = None,
     cache: bool | int = False,
 ) -> int:
     """Count the solutions (up to ``limit``), storing none of them.
@@ -236,6 +261,16 @@ def count(
     12988816
     """
     memo = _memo(problem, cache)
+    if executor is not None:
+        if memo is not None:
+            raise ExactCoverError("counting by caching runs in one process: give cache= or"
+                                  " executor=, not both")
+        from . import parallel
+
+        return parallel.count(_seeded(problem, seed), executor, limit=limit,
+                              max_nodes=max_nodes, timeout=timeout, stats=stats,
+                              heuristic=heuristic, progress=progress, forced=forced,
+                              engine=engine)
     req = _Request(problem, limit=limit, max_nodes=max_nodes, timeout=timeout, stats=stats,
                    heuristic=heuristic, progress=progress, forced=forced, engine=engine,
                    python_only=memo is not None, seed=seed)
@@ -290,6 +325,7 @@ def first(
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
     engine: Engine | None = None,
+    executor: Executor | None = None,
 ) -> tuple[Hashable, ...] | None:
     """The first solution (a tuple of option labels), or None when there is none.
 
@@ -299,9 +335,15 @@ def first(
     >>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b", "c"]})) is None
     True
     """
+    if executor is not None:
+        from . import parallel
+
+        return parallel.first(_seeded(problem, seed), executor, max_nodes=max_nodes,
+                              timeout=timeout, stats=stats, heuristic=heuristic,
+                              progress=progress, forced=forced, engine=engine)
     for sol in solutions(problem, limit=1, max_nodes=max_nodes, timeout=timeout, stats=stats,
                          heuristic=heuristic, progress=progress, forced=forced, engine=engine,
-                   seed=seed):
+                         seed=seed):
         return sol
     return None
 
@@ -317,6 +359,7 @@ def is_unique(
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
     engine: Engine | None = None,
+    executor: Executor | None = None,
 ) -> bool:
     """True when the problem has exactly one solution (the search stops at the second).
 
@@ -326,7 +369,7 @@ def is_unique(
     """
     return count(problem, limit=2, max_nodes=max_nodes, timeout=timeout, stats=stats,
                  heuristic=heuristic, progress=progress, forced=forced, engine=engine,
-                   seed=seed) == 1
+                 seed=seed, executor=executor) == 1
 
 
 def best(
@@ -344,6 +387,7 @@ def best(
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
     engine: Engine | None = None,
+    executor: Executor | None = None,
 ) -> Any:
     """The best solution by total weight (or the ``k`` best), by branch and bound.
 
@@ -403,6 +447,13 @@ def best(
     """
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
         raise ExactCoverError(f"k must be a positive whole number or None, not {k!r}")
+    if executor is not None:
+        from . import parallel
+
+        return parallel.best(_seeded(problem, seed), weight, executor, k=k, maximize=maximize,
+                             max_nodes=max_nodes, timeout=timeout, stats=stats,
+                             heuristic=heuristic, bound=bound, progress=progress,
+                             forced=forced, engine=engine)
     req = _Request(problem, max_nodes=max_nodes, timeout=timeout, stats=stats,
                    heuristic=heuristic, progress=progress, forced=forced, engine=engine,
                    python_only=bound is not None, seed=seed)

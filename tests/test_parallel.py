@@ -1,0 +1,602 @@
+"""dlx.parallel: the split adds up to the serial search, and so do runs on real executors.
+
+Thread pools carry the property tests (cheap); a real ProcessPoolExecutor and a real
+Dask LocalCluster (2 workers on 127.0.0.1) run fixed instances, with workers killed
+mid-run; Ctrl-C runs in a subprocess.  Every wait has a timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+from conftest import BUDGET, colored_problems, problems
+from helpers import langford, queens
+from hypothesis import given
+from hypothesis import strategies as st
+
+import dlx
+from dlx import engine as engines
+from dlx import parallel
+
+pytestmark = pytest.mark.timeout(120)
+
+ENGINES = ("python", "c") if engines.available() else ("python",)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def counts(s: dlx.Stats) -> tuple:
+    return s.nodes, s.updates, s.solutions, list(s.profile)
+
+
+def add(total: list[int], profile: list[int]) -> list[int]:
+    out = total + [0] * max(0, len(profile) - len(total))
+    for k, n in enumerate(profile):
+        out[k] += n
+    return out
+
+
+def serial(p, engine=None, **kw):
+    s = dlx.Stats()
+    n = dlx.count(p, stats=s, engine=engine, max_nodes=BUDGET, **kw)
+    return n, s
+
+
+@pytest.fixture(scope="module")
+def threads():
+    with ThreadPoolExecutor(2) as ex:
+        yield ex
+
+
+@pytest.fixture(scope="module")
+def processes():
+    with parallel.executor(jobs=2) as ex:
+        yield ex
+
+
+# ------------------------------------------------------------------------ split
+
+
+def check_split(p, pieces, above, engine, forced=()):
+    """The pieces add up to the serial search below ``forced``: solutions in order,
+    nodes, updates and profile (with the nodes above them)."""
+    whole = dlx.Stats()
+    want = list(dlx.solutions(p, stats=whole, engine=engine, max_nodes=BUDGET, forced=forced))
+    got: list = []
+    nodes, updates, profile = above.nodes, above.updates, list(above.profile)
+    assert above.solutions == 0
+    for piece in pieces:
+        assert tuple(piece[:len(forced)]) == tuple(forced)
+        s = dlx.Stats()
+        got += dlx.solutions(p, forced=piece, stats=s, engine=engine, max_nodes=BUDGET)
+        assert s.nodes >= 1                       # every piece is a node of the tree
+        nodes, updates, profile = nodes + s.nodes, updates + s.updates, add(profile, s.profile)
+    assert got == want                            # the pieces are in search order
+    assert (nodes, updates) == (whole.nodes, whole.updates)
+    assert profile == whole.profile + [0] * (len(profile) - len(whole.profile))
+    assert not any(profile[len(whole.profile):])
+
+
+@given(st.one_of(problems(), colored_problems()), st.integers(1, 30), st.sampled_from(ENGINES))
+def test_split_into_pieces_adds_up(p, n, engine):
+    above = dlx.Stats()
+    pieces = parallel.split(p, pieces=n, stats=above, engine=engine)
+    check_split(p, pieces, above, engine)
+    assert len(set(pieces)) == len(pieces)
+
+
+@given(st.one_of(problems(), colored_problems()), st.integers(0, 4), st.sampled_from(ENGINES))
+def test_split_by_depth_adds_up(p, depth, engine):
+    above = dlx.Stats()
+    pieces = parallel.split(p, depth=depth, stats=above, engine=engine)
+    check_split(p, pieces, above, engine)
+    solutions = set(dlx.solutions(p, max_nodes=BUDGET))
+    for piece in pieces:                          # at the depth, or a solution above it
+        assert len(piece) == depth or piece in solutions
+
+
+@given(problems(), st.data())
+def test_split_below_forced_options_adds_up(p, data):
+    first = list(dlx.solutions(p, limit=1, max_nodes=BUDGET))
+    labels = list(p.options)
+    forced = first[0][:1] if first and data.draw(st.booleans()) else (
+        [data.draw(st.sampled_from(labels))] if labels and data.draw(st.booleans()) else [])
+    if forced and not any(i in p.primary for i in p.item_names(forced[0])):
+        forced = []
+    above = dlx.Stats()
+    pieces = parallel.split(p, pieces=data.draw(st.integers(1, 10)), forced=forced,
+                            stats=above)
+    check_split(p, pieces, above, None, forced=tuple(forced))
+
+
+def test_split_with_the_first_heuristic_follows_it():
+    p = queens(6)
+    above = dlx.Stats()
+    pieces = parallel.split(p, pieces=20, heuristic="first", stats=above)
+    whole = dlx.Stats()
+    assert sum(dlx.count(p, forced=f, heuristic="first") for f in pieces) == dlx.count(p) == 4
+    nodes = above.nodes
+    for piece in pieces:
+        s = dlx.Stats()
+        dlx.count(p, forced=piece, heuristic="first", stats=s)
+        nodes += s.nodes
+    dlx.count(p, heuristic="first", stats=whole)
+    assert nodes == whole.nodes
+    # the first item is row 0: its options, in order
+    assert parallel.split(p, depth=1, heuristic="first") == [((0, c),) for c in range(6)]
+
+
+def test_split_targets_a_number_of_pieces():
+    p = queens(8)
+    for n in (1, 2, 10, 50, 200):
+        pieces = parallel.split(p, pieces=n)
+        assert n <= len(pieces) <= n + 8         # a cut node adds at most 7 more
+        assert sum(dlx.count(p, forced=f) for f in pieces) == 92
+    assert parallel.split(p, pieces=1) == [()]                     # the root: the whole tree
+    assert len(parallel.split(p, depth=1)) == 8                    # MRV: 8 options at the root
+    assert parallel.split(p, depth=0) == [()]
+    assert parallel.split(p) == parallel.split(p, pieces=64)
+
+
+def test_split_of_tiny_trees():
+    assert parallel.split(dlx.ExactCover({})) == [()]              # the root is the solution
+    assert parallel.split(dlx.ExactCover({"x": ["a", "b"], "y": ["b"]}), pieces=5) == [("x",)]
+    above = dlx.Stats()
+    assert parallel.split(dlx.ExactCover({"x": ["a"]}, primary=["a", "b"]), stats=above) == []
+    assert above.nodes == 1                                        # a dead end above the cut
+    clash = dlx.ExactCover({"x": ["a"], "y": ["a"]})
+    assert parallel.split(clash, forced=["x", "y"], stats=above) == [] and above.nodes == 0
+
+
+@pytest.mark.parametrize("kw", [{"pieces": 0}, {"pieces": 2, "depth": 1}, {"depth": -1},
+                                {"depth": 1.5}, {"forced": ["nope"]}, {"heuristic": "worst"}])
+def test_split_rejects_bad_arguments(kw):
+    with pytest.raises(dlx.ExactCoverError):
+        parallel.split(queens(4), **kw)
+
+
+# ------------------------------------------------------------------- thread pools
+
+
+@given(st.one_of(problems(), colored_problems()), st.integers(1, 12), st.integers(1, 8),
+       st.sampled_from(ENGINES))
+def test_parallel_views_match_the_serial_search(threads, p, piece_nodes, pieces, engine):
+    """Small pieces and budgets force dynamic splitting on every run."""
+    kw = {"piece_nodes": piece_nodes, "pieces": pieces, "engine": engine}
+    total, whole = serial(p, engine)
+    s = dlx.Stats()
+    assert parallel.count(p, threads, stats=s, **kw) == total
+    assert counts(s) == counts(whole)
+    s = dlx.Stats()
+    assert list(parallel.solutions(p, threads, stats=s, **kw)) == list(
+        dlx.solutions(p, engine=engine, max_nodes=BUDGET))
+    assert counts(s) == counts(whole)
+    unordered = list(parallel.solutions(p, threads, ordered=False, **kw))
+    assert sorted(map(repr, unordered)) == sorted(map(repr, dlx.solutions(p, max_nodes=BUDGET)))
+    found = parallel.first(p, threads, **kw)
+    assert (found is None) == (total == 0)
+    assert found is None or dlx.is_exact_cover(p, found)
+    assert parallel.is_unique(p, threads, **kw) == (total == 1)
+    assert parallel.count(p, threads, limit=2, **kw) == min(total, 2)
+    assert list(parallel.solutions(p, threads, limit=2, **kw)) == list(
+        dlx.solutions(p, limit=2, max_nodes=BUDGET))
+
+
+@given(problems(), st.data(), st.integers(1, 10))
+def test_parallel_best_is_the_serial_best(threads, p, data, piece_nodes):
+    w = {label: data.draw(st.integers(-5, 9)) for label in p.options}
+    maximize = data.draw(st.booleans())
+    assert parallel.best(p, w, threads, maximize=maximize, piece_nodes=piece_nodes) == \
+        dlx.best(p, w, maximize=maximize, max_nodes=BUDGET)
+    assert parallel.best(p, w, threads, k=3, maximize=maximize, piece_nodes=piece_nodes) == \
+        dlx.best(p, w, k=3, maximize=maximize, max_nodes=BUDGET)
+
+
+@given(st.one_of(problems(), colored_problems()), st.integers(1, 60), st.integers(1, 10))
+def test_a_node_budget_is_honest(threads, p, budget, piece_nodes):
+    """Out of budget: at most max_nodes nodes, and the partial count plus the frontier's
+    counts is the whole search, nodes, updates and profile included."""
+    total, whole = serial(p)
+    s = dlx.Stats()
+    try:
+        n = parallel.count(p, threads, max_nodes=budget, stats=s, piece_nodes=piece_nodes)
+    except dlx.BudgetExceeded as stop:
+        assert stop.max_nodes == budget and stop.stats is s and s.nodes <= budget
+        n, nodes, updates, profile = stop.found, s.nodes, s.updates, list(s.profile)
+        for piece in stop.frontier:
+            ps = dlx.Stats()
+            n += dlx.count(p, forced=piece, stats=ps, max_nodes=BUDGET)
+            nodes, updates, profile = nodes + ps.nodes, updates + ps.updates, add(profile,
+                                                                                 ps.profile)
+        assert (n, nodes, updates) == (total, whole.nodes, whole.updates)
+        assert profile[:len(whole.profile)] == whole.profile
+    else:
+        assert (n, counts(s)) == (total, counts(whole)) and whole.nodes <= budget
+
+
+def test_a_stopped_solutions_run_hands_over_what_it_found(threads):
+    p = queens(7)
+    s = dlx.Stats()
+    got = []
+    with pytest.raises(dlx.BudgetExceeded) as stop:
+        for sol in parallel.solutions(p, threads, max_nodes=200, stats=s, piece_nodes=20):
+            got.append(sol)
+    found, frontier = stop.value.found, stop.value.frontier
+    assert found[:len(got)] == got
+    rest = [sol for piece in frontier for sol in dlx.solutions(p, forced=piece)]
+    assert sorted(found + rest) == sorted(dlx.solutions(p))
+    assert s.nodes <= 200
+
+
+def test_a_timeout_stops_the_run_and_hands_over_the_rest(threads):
+    p = queens(11)                                 # about a second on the pure engine
+    total, whole = serial(p)
+    s = dlx.Stats()
+    with pytest.raises(dlx.BudgetExceeded) as stop:
+        parallel.count(p, threads, timeout=0.05, stats=s, engine="python", piece_nodes=200)
+    e = stop.value
+    assert e.max_nodes is None and e.timeout == 0.05 and e.frontier
+    n, nodes = e.found, s.nodes
+    for piece in e.frontier:
+        ps = dlx.Stats()
+        n += dlx.count(p, forced=piece, stats=ps)
+        nodes += ps.nodes
+    assert (n, nodes) == (total, whole.nodes)
+
+
+def test_a_timeout_that_is_not_reached_changes_nothing(threads):
+    p = queens(8)
+    total, whole = serial(p)
+    s = dlx.Stats()
+    assert parallel.count(p, threads, timeout=60, stats=s, piece_nodes=40) == total
+    assert counts(s) == counts(whole)
+    assert dlx.is_exact_cover(p, parallel.first(p, threads, timeout=60))
+
+
+def test_first_out_of_time_hands_over_the_whole_rest(threads):
+    p = langford(10)          # no solution: 61,701 nodes, about half a second in Python
+    with pytest.raises(dlx.BudgetExceeded) as stop:
+        parallel.first(p, threads, timeout=0.05, engine="python", piece_nodes=200)
+    assert stop.value.found == [] and stop.value.frontier
+    assert stop.value.max_nodes is None and stop.value.timeout == 0.05
+
+
+def test_closing_solutions_early_cancels_the_rest(threads):
+    p = queens(9)
+    it = parallel.solutions(p, threads, piece_nodes=50)
+    assert next(it) == next(iter(dlx.solutions(p)))
+    it.close()
+    assert parallel.count(queens(6), threads) == 4     # the executor is still fine
+
+
+def test_progress_reports_merged_stats_and_the_fraction_done(threads):
+    p = langford(8)
+    reports: list[parallel.Report] = []
+    total, whole = serial(p)
+    assert parallel.count(p, threads, piece_nodes=50, progress=reports.append) == total
+    last = reports[-1]
+    assert isinstance(last, dlx.Stats) and counts(last) == counts(whole)
+    assert last.fraction == 1.0 and last.pieces_left == 0 and last.running == 0
+    assert last.pieces_done >= 1 and last.workers >= 1 and "100% done" in str(last)
+    fractions = [r.fraction for r in reports]
+    assert fractions == sorted(fractions) and all(0 <= f <= 1 for f in fractions)
+    assert [r.nodes for r in reports] == sorted(r.nodes for r in reports)
+
+
+def test_an_error_in_progress_stops_the_run(threads):
+    def stop(report):
+        raise RuntimeError("enough")
+    with pytest.raises(RuntimeError, match="enough"):
+        parallel.count(queens(8), threads, piece_nodes=50, progress=stop)
+
+
+def test_an_error_in_a_piece_propagates(threads):
+    def bad(items):
+        raise ValueError("no choice")
+    with pytest.raises(ValueError, match="no choice"):
+        parallel.count(queens(5), threads, heuristic=bad)
+
+
+@pytest.mark.parametrize("kw", [{"pieces": 0}, {"piece_nodes": -1}, {"max_nodes": 0},
+                                {"timeout": -1}, {"progress": 3}, {"forced": ["nope"]}])
+def test_bad_arguments_are_refused_before_any_work(threads, kw):
+    with pytest.raises(dlx.ExactCoverError):
+        parallel.count(queens(4), threads, **kw)
+
+
+def test_the_executor_helper_checks_its_arguments():
+    with pytest.raises(dlx.ExactCoverError):
+        parallel.executor(jobs=0)
+    with pytest.raises(dlx.ExactCoverError):
+        parallel.executor(jobs=2, scheduler="tcp://127.0.0.1:1")
+
+
+def test_the_executor_must_be_an_executor():
+    with pytest.raises(dlx.ExactCoverError, match="Executor"):
+        parallel.count(queens(4), "processes")
+    with pytest.raises(dlx.ExactCoverError):
+        list(parallel.solutions(queens(4), None))
+
+
+def test_forced_options_run_below_them(threads):
+    p = queens(8)
+    forced = [(0, 0)]
+    total, whole = serial(p, forced=forced)
+    s = dlx.Stats()
+    assert parallel.count(p, threads, forced=forced, stats=s, piece_nodes=30) == total == 4
+    assert counts(s) == counts(whole)
+    assert parallel.count(p, threads, forced=[(0, 0), (1, 0)]) == 0       # a clash
+
+
+def test_importing_the_module_stays_light():
+    code = ("import sys, dlx.parallel; bad = [m for m in ('concurrent.futures', 'dask',"
+            " 'distributed', 'multiprocessing') if m in sys.modules]; print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# ----------------------------------------------------------------- process pools
+
+
+class CountingPool(ProcessPoolExecutor):
+    """A process pool that counts its tasks and those carrying the problem."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tasks = self.blobs = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.tasks += 1
+        self.blobs += isinstance(args[0].blob, bytes)
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_process_pool_gives_the_serial_answers():
+    p = langford(8)
+    dlx.count(p)                                   # a searched problem still pickles
+    total, whole = serial(p)
+    with CountingPool(2) as ex:
+        s = dlx.Stats()
+        assert parallel.count(p, ex, stats=s, piece_nodes=200) == total
+        assert counts(s) == counts(whole)
+        # the problem travels with the first task per worker, and again only to a
+        # worker that took a task without it before one with it (a round trip)
+        assert ex.tasks > 20 and ex.blobs <= 2 + 2 * 2
+        assert list(parallel.solutions(p, ex, piece_nodes=200)) == list(dlx.solutions(p))
+        found = parallel.first(p, ex)
+        assert dlx.is_exact_cover(p, found)
+        w = {label: (label[0] * 7 + label[1]) % 5 for label in p.options}
+        assert parallel.best(p, w, ex, piece_nodes=100) == dlx.best(p, w)
+
+
+def test_the_views_take_an_executor():
+    """dlx.count/solutions/first/is_unique/best(..., executor=ex) and dlx.split: the
+    public names, on a plain ProcessPoolExecutor."""
+    p = queens(8)
+    pieces = dlx.split(p, pieces=12)
+    assert sum(dlx.count(p, forced=piece) for piece in pieces) == dlx.count(p) == 92
+    whole = dlx.Stats()
+    dlx.count(p, stats=whole)
+    with ProcessPoolExecutor(2) as ex:
+        s = dlx.Stats()
+        assert dlx.count(p, executor=ex, stats=s) == 92
+        assert counts(s) == counts(whole)
+        assert list(dlx.solutions(p, executor=ex)) == list(dlx.solutions(p))
+        assert dlx.is_exact_cover(p, dlx.first(p, executor=ex))
+        assert dlx.is_unique(p, executor=ex) is False
+        assert dlx.count(p, seed=5, executor=ex) == 92
+        w = {label: (label[0] * 7 + label[1]) % 5 for label in p.options}
+        assert dlx.best(p, w, executor=ex, k=3) == dlx.best(p, w, k=3)
+        with pytest.raises(dlx.ExactCoverError, match="cache"):
+            dlx.count(p, cache=True, executor=ex)
+
+
+def test_the_problem_is_sent_again_to_a_worker_without_it(processes):
+    p = queens(7)
+    parallel._KEYS[p] = "a key no worker has seen"
+    drv = parallel._Driver(p, processes, "count")
+    drv.blobs_sent = drv.width                     # as if every worker had it already
+    for _ in drv.run():
+        pass
+    assert drv.total == 40
+
+
+def kill_one_worker(executor: Executor):
+    """A progress callback that kills one worker process of ``executor`` at its first call."""
+    killed: list[int] = []
+
+    def progress(report):
+        if not killed:
+            pid = next(iter(executor._processes))
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+    return progress, killed
+
+
+def test_a_killed_worker_costs_only_its_pieces():
+    p = queens(10)
+    total, whole = serial(p)
+    with ProcessPoolExecutor(2) as ex:
+        progress, killed = kill_one_worker(ex)
+        reports: list[parallel.Report] = []
+        s = dlx.Stats()
+
+        def both(report):
+            progress(report)
+            reports.append(report)
+        assert parallel.count(p, ex, stats=s, piece_nodes=300, progress=both) == total
+    assert killed and reports[-1].faults >= 1
+    assert counts(s) == counts(whole)              # nothing counted twice, nothing lost
+
+
+KILL_FLAG = "DLX_TEST_KILL_FLAG"
+TEST_PID = os.getpid()          # (the split runs here, with the same heuristic: spare us)
+
+
+def mrv_or_die(items):
+    """MRV, but the first call in a worker that finds the flag file removes it and
+    kills its process."""
+    flag = os.environ.get(KILL_FLAG)
+    if flag and os.getpid() != TEST_PID and os.path.exists(flag):
+        try:
+            os.remove(flag)
+        except FileNotFoundError:
+            pass
+        else:
+            os.kill(os.getpid(), signal.SIGKILL)
+    return min(range(len(items)), key=lambda k: items[k][1])
+
+
+def test_a_piece_that_kills_its_worker_is_run_again(tmp_path, monkeypatch):
+    flag = tmp_path / "kill-once"
+    flag.write_text("")
+    monkeypatch.setenv(KILL_FLAG, str(flag))
+    p = langford(7)
+    total, whole = serial(p)
+    s = dlx.Stats()
+    with ProcessPoolExecutor(2) as ex:
+        assert parallel.count(p, ex, stats=s, heuristic=mrv_or_die, piece_nodes=50) == total
+        assert list(parallel.solutions(p, ex, heuristic=mrv_or_die)) == list(dlx.solutions(p))
+    assert not flag.exists()                       # a worker did die
+    assert counts(s) == counts(whole)
+
+
+def test_a_piece_that_always_kills_its_worker_gives_up(tmp_path, monkeypatch):
+    monkeypatch.setenv(KILL_FLAG, str(tmp_path / "flag"))
+    with ProcessPoolExecutor(1) as ex:
+        with pytest.raises(BrokenProcessPool):
+            parallel.count(queens(5), ex, heuristic=always_die)
+
+
+def always_die(items):
+    """MRV here; in a worker, death."""
+    if os.getpid() != TEST_PID:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return min(range(len(items)), key=lambda k: items[k][1])
+
+
+CTRL_C = """
+import sys
+from dlx import parallel
+from problems import queens
+started = []
+def progress(report):
+    if not started:
+        started.append(1)
+        print("running", flush=True)
+try:
+    with parallel.executor(jobs=2) as ex:
+        parallel.count(queens.encode(17), ex, progress=progress)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+"""
+
+
+def test_ctrl_c_cancels_every_piece():
+    """SIGINT to the whole process group, as a terminal sends it: the workers ignore
+    it, the caller cancels the queued pieces, and everything exits within seconds."""
+    proc = subprocess.Popen([sys.executable, "-c", CTRL_C], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "running"   # the run is under way
+        began = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert out.strip() == "interrupted" and "Traceback" not in err
+    assert time.monotonic() - began < 10
+    deadline = time.monotonic() + 10                # no worker left behind
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("worker processes outlived the interrupted run")
+
+
+# ------------------------------------------------------------------------- Dask
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    client = distributed.Client(cluster)
+    try:
+        yield cluster, client
+    finally:
+        client.close()
+        cluster.close()
+
+
+def test_a_dask_cluster_gives_the_serial_answers(dask_cluster):
+    cluster, client = dask_cluster
+    ex = client.get_executor()
+    p = langford(8)
+    total, whole = serial(p)
+    s = dlx.Stats()
+    assert parallel.count(p, ex, stats=s, piece_nodes=300) == total
+    assert counts(s) == counts(whole)
+    assert list(parallel.solutions(p, ex, piece_nodes=300)) == list(dlx.solutions(p))
+    assert dlx.is_exact_cover(p, parallel.first(p, ex))
+    w = {label: (label[0] * 7 + label[1]) % 5 for label in p.options}
+    assert parallel.best(p, w, ex, k=2, piece_nodes=100) == dlx.best(p, w, k=2)
+
+
+def test_a_lost_dask_worker_costs_only_its_pieces(dask_cluster):
+    cluster, client = dask_cluster
+    client.wait_for_workers(2, timeout=60)
+    pids = client.run(os.getpid)
+    ex = client.get_executor()
+    p = queens(10)
+    total, whole = serial(p)
+    killed: list[int] = []
+
+    def progress(report):
+        if not killed:
+            pid = next(iter(pids.values()))
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+    s = dlx.Stats()
+    assert parallel.count(p, ex, stats=s, piece_nodes=300, progress=progress) == total
+    assert killed and counts(s) == counts(whole)
+    client.wait_for_workers(2, timeout=60)          # the nanny restarts it
+
+
+def test_the_executor_helper_reaches_a_dask_scheduler(dask_cluster):
+    cluster, _ = dask_cluster
+    with parallel.executor(scheduler=cluster.scheduler_address) as ex:
+        assert parallel.count(queens(8), ex) == 92
+
+
+def test_a_search_with_bounds_is_not_cut_but_still_runs(threads):
+    """A search with bounds (Algorithm M) hands over no frontier: the tree is one piece,
+    run whole (no task budget), and the answers are the serial ones."""
+    p = dlx.ExactCover({"x": ["a", "b"], "y": ["a"], "z": ["a", "c"], "w": ["b"], "v": ["c"]},
+                       bounds={"a": (1, 2)})
+    above = dlx.Stats()
+    assert parallel.split(p, pieces=8, stats=above) == [()] and above.nodes == 0
+    total, whole = serial(p)
+    s = dlx.Stats()
+    assert parallel.count(p, threads, stats=s, piece_nodes=2) == total == 6
+    assert counts(s) == counts(whole)
+    assert list(parallel.solutions(p, threads, piece_nodes=2)) == list(dlx.solutions(p))
+    with pytest.raises(dlx.BudgetExceeded) as stop:
+        parallel.count(p, threads, max_nodes=3)
+    assert stop.value.found == 0 and stop.value.frontier == [()]
