@@ -84,6 +84,9 @@ typedef struct {
    (--LEN == 0) is only ever true of a primary item.  No heuristic reads them. */
 #define SECONDARY_BIAS (1 << 30)
 
+/* The ident of Python's main thread (the only one where it handles signals). */
+static unsigned long main_thread;
+
 static double
 monotonic_seconds(void)
 {
@@ -1602,10 +1605,20 @@ drive(SearchObject *S)
     }
     S->busy = 1;
     r->pause_at = r->updates + QUANTUM_UPDATES;
+    /* With no callback and no clock, and off the main thread (where signals are
+       not handled), a check point needs no Python: it stays without the GIL, so
+       that a worker thread does not wait for the GIL every PROGRESS_EVERY nodes. */
+    int quiet = S->progress == NULL && S->deadline <= 0 &&
+                PyThread_get_thread_ident() != main_thread;
     for (;;) {
         if (released) {
             Py_BEGIN_ALLOW_THREADS
-            why = run_core(r);
+            for (;;) {
+                why = run_core(r);
+                if (!(quiet && why == R_CHECK && r->check_reason == CHECK_NODES))
+                    break;
+                S->explored = explored(r);
+            }
             Py_END_ALLOW_THREADS
         }
         else {
@@ -2548,6 +2561,17 @@ PyMODINIT_FUNC
 PyInit__core(void)
 {
     if (PyType_Ready(&Table_Type) < 0 || PyType_Ready(&Search_Type) < 0)
+        return NULL;
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+    Py_XDECREF(threading);
+    Py_XDECREF(main);
+    if (ident == NULL)
+        return NULL;
+    main_thread = PyLong_AsUnsignedLong(ident);
+    Py_DECREF(ident);
+    if (PyErr_Occurred())
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (m == NULL)
