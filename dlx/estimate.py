@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from .errors import ExactCoverError
 from .links import Links
 from .problem import ExactCover
-from .search import Dance, _chooser, _first_empty, others
+from .search import Dance, HeuristicName, _chooser, _first_empty, others
 
 __all__ = ["Estimate", "estimate"]
 
@@ -55,7 +55,7 @@ class Estimate:
 
 
 def estimate(problem: ExactCover, *, samples: int = 1000, seed: int | None = None,
-             heuristic: str | None = None, forced: Iterable[Hashable] = ()) -> Estimate:
+             heuristic: HeuristicName | None = None, forced: Iterable[Hashable] = ()) -> Estimate:
     """Knuth's estimate of the number of nodes and solutions of ``dlx.count(problem)``.
 
     Parameters

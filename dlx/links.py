@@ -295,7 +295,7 @@ class Links:
                     for x in nodes:
                         table[x] = self.split_others(x)
             self._shared["others"] = table
-        return table  # type: ignore[no-any-return]
+        return table
 
     def cyclic_table(self) -> list[tuple[int, ...]]:
         """For each node x, the other nodes of x's option in Knuth's cyclic order (x+1,
@@ -310,7 +310,7 @@ class Links:
                     for at, x in enumerate(nodes):
                         table[x] = nodes[at + 1:] + nodes[:at]
             self._shared["cyclic"] = table
-        return table  # type: ignore[no-any-return]
+        return table
 
     def split_others(self, x: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The other nodes of x's option whose items are primary, and those whose items

@@ -131,7 +131,7 @@ from . import views
 from .errors import BudgetExceeded, ExactCoverError
 from .events import Stats
 from .problem import ExactCover
-from .search import Heuristic, SearchState
+from .search import Heuristic, HeuristicName, SearchState
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -178,7 +178,7 @@ class _Cut(NamedTuple):
     whole: bool                 # a piece could not be cut (the search has no frontier)
 
 
-def _expand(problem: ExactCover, piece: Piece, heuristic: str | Heuristic | None,
+def _expand(problem: ExactCover, piece: Piece, heuristic: HeuristicName | Heuristic | None,
             engine: views.Engine | None) -> tuple[int, list[Piece] | None, Stats]:
     """Visit the node ``piece`` alone: ``(1 if it is a solution, its children in
     search order or None when it has none, the statistics of that one node)``;
@@ -216,7 +216,7 @@ def _counts(s: Stats) -> tuple[int, int, int, tuple[int, ...]]:
 
 
 def _cut(problem: ExactCover, root: Piece, *, pieces: int | None, depth: int | None,
-         heuristic: str | Heuristic | None, engine: views.Engine | None,
+         heuristic: HeuristicName | Heuristic | None, engine: views.Engine | None,
          max_nodes: int | None = None) -> _Cut:
     """The frontier of the serial tree below ``root``: about ``pieces`` pieces,
     biggest-looking first, or every node at ``depth`` levels below ``root``
@@ -263,7 +263,7 @@ def split(
     *,
     depth: int | None = None,
     forced: Iterable[Hashable] = (),
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     stats: Stats | None = None,
     engine: views.Engine | None = None,
 ) -> list[Piece]:
@@ -347,7 +347,7 @@ class _Task(NamedTuple):
     budget: int | None              # nodes for the whole task
     deadline: float | None          # time.time() at which to stop
     limit: int | None               # solutions wanted at most (count, solutions)
-    heuristic: str | Heuristic | None
+    heuristic: HeuristicName | Heuristic | None
     engine: views.Engine | None
     maximize: bool
     k: int                          # best: how many best solutions
@@ -556,7 +556,7 @@ class _Driver:
     def __init__(self, problem: ExactCover, executor: Executor, mode: str, *,
                  limit: int | None = None, max_nodes: int | None = None,
                  timeout: float | None = None, stats: Stats | None = None,
-                 heuristic: str | Heuristic | None = None,
+                 heuristic: HeuristicName | Heuristic | None = None,
                  progress: Callable[[Report], object] | None = None,
                  forced: Iterable[Hashable] = (), engine: views.Engine | None = None,
                  pieces: int | None = None, piece_nodes: int | None = None,
@@ -1022,7 +1022,7 @@ def count(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     progress: Callable[[Report], object] | None = None,
     forced: Iterable[Hashable] = (),
     engine: views.Engine | None = None,
@@ -1071,7 +1071,7 @@ def is_unique(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     progress: Callable[[Report], object] | None = None,
     forced: Iterable[Hashable] = (),
     engine: views.Engine | None = None,
@@ -1099,7 +1099,7 @@ def solutions(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     progress: Callable[[Report], object] | None = None,
     forced: Iterable[Hashable] = (),
     engine: views.Engine | None = None,
@@ -1156,7 +1156,7 @@ def first(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     progress: Callable[[Report], object] | None = None,
     forced: Iterable[Hashable] = (),
     engine: views.Engine | None = None,
@@ -1192,7 +1192,7 @@ def best(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     bound: Callable[[SearchState], Any] | None = None,
     progress: Callable[[Report], object] | None = None,
     forced: Iterable[Hashable] = (),

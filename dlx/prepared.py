@@ -130,7 +130,7 @@ class Prepared:
         labels = self._links._shared.get("label_tuple")
         if labels is None:
             labels = self._links._shared["label_tuple"] = tuple(self._links.labels)
-        return labels  # type: ignore[no-any-return]
+        return labels
 
     def batch(self, forced_sets: Iterable[Iterable[Hashable]], *, limit: int | None = 1,
               max_nodes: int | None = None, indices: bool = False) -> list[Answer]:
@@ -176,11 +176,12 @@ class Prepared:
                     for found, nodes, first, status, seconds in answers]
         n = len(links.labels)
         out = []
-        for options in option_sets:
-            options = list(options)
-            for o in options:
+        for given in option_sets:
+            options: list[int] = []
+            for o in given:
                 if isinstance(o, bool) or not isinstance(o, int) or not 0 <= o < n:
                     raise ExactCoverError(f"forced option index {o!r} is not in 0..{n - 1}")
+                options.append(o)
             out.append(self._search_pure(options, limit, max_nodes, indices))
         return out
 

@@ -127,12 +127,12 @@ class ExactCover:
 
     def __init__(
         self,
-        options: Mapping[Hashable, Iterable[Hashable]],
+        options: Mapping[Any, Iterable[Hashable]],
         secondary: Iterable[Hashable] = (),
         primary: Iterable[Hashable] | None = None,
         *,
-        bounds: Mapping[Hashable, tuple[int, int]] | None = None,
-        costs: Mapping[Hashable, int | float | Fraction] | None = None,
+        bounds: Mapping[Any, tuple[int, int]] | None = None,
+        costs: Mapping[Any, int | float | Fraction] | None = None,
     ) -> None:
         if not isinstance(options, Mapping):
             hint = (" (for a list of item lists, use dict(enumerate(rows)); for a 0-1 matrix,"

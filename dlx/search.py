@@ -62,6 +62,10 @@ Mode: TypeAlias = Literal["solutions", "count", "trace", "best"]
 #: items, return the index of the item to branch on.
 Heuristic: TypeAlias = Callable[[list[tuple[Hashable, int]]], int]
 
+#: The built-in heuristics: Knuth's MRV (the first item of fewest options) and the
+#: first uncovered item.
+HeuristicName: TypeAlias = Literal["mrv", "first"]
+
 #: The early-failure test of X5 looks at most this many nodes ahead (so that an option
 #: of many items costs linear, not quadratic, time); the C core uses the same number.
 _LOOKAHEAD = 64
@@ -104,7 +108,8 @@ class Dance:
 
         With a ``color`` > 0, *purify* item i instead (Algorithm C): hide only the
         options that give i another colour, mark those that agree as purified
-        (COLOR -1), and leave i in the item list.  A ``color`` < 0 (the node was
+        (COLOR -1), record the colour in i's header (COLOR[i], as Knuth does), and
+        leave i in the item list.  A ``color`` < 0 (the node was
         purified already) does nothing.  So ``cover(TOP[p], COLOR[p])`` is
         Algorithm C's commit of node p, and ``uncover`` the same its uncommit.
         """
@@ -125,8 +130,9 @@ class Dance:
                     D[u] = d
                     U[d] = u
                     j = TOP[q]
-                    LEN[j] -= 1
-                    if LEN[j] == 0:
+                    left = LEN[j] - 1
+                    LEN[j] = left
+                    if left == 0:
                         emptied += 1
                 updates += len(primary)
                 for q in secondary:
@@ -136,7 +142,9 @@ class Dance:
                         U[d] = u
                         updates += 1
             p = D[p]
-        if not color:
+        if color:
+            COLOR[i] = color                        # the header records i's colour
+        else:
             left, right = self.LLINK[i], self.RLINK[i]
             self.RLINK[left] = right
             self.LLINK[right] = left
@@ -154,7 +162,9 @@ class Dance:
             return
         U, D, TOP, LEN, COLOR = self.ULINK, self.DLINK, self.TOP, self.LEN, self.COLOR
         refilled = 0
-        if not color and relink:
+        if color:
+            COLOR[i] = 0
+        elif relink:
             left, right = self.LLINK[i], self.RLINK[i]
             self.RLINK[left] = i
             self.LLINK[right] = i
@@ -171,9 +181,10 @@ class Dance:
                     D[U[q]] = q
                     U[D[q]] = q
                     j = TOP[q]
-                    if LEN[j] == 0:
+                    had = LEN[j]
+                    if had == 0:
                         refilled += 1
-                    LEN[j] += 1
+                    LEN[j] = had + 1
                 for q in secondary:
                     if COLOR[q] >= 0:
                         D[U[q]] = q
@@ -369,7 +380,8 @@ def degree(links: Links, i: int) -> int:
     return links.LEN[i] + s - links.BOUND[i] + 1
 
 
-def _chooser(heuristic: str | Heuristic | None, multi: bool = False) -> Callable[[Links], int]:
+def _chooser(heuristic: HeuristicName | Heuristic | None, multi: bool = False
+             ) -> Callable[[Links], int]:
     if heuristic is None or heuristic == "mrv":
         return choose_bounded if multi else choose_mrv
     if heuristic == "first":
@@ -508,11 +520,12 @@ class Memo:
         self.table: dict[tuple[Any, ...], int] = {}
         self.limit = limit
         self.full = False
-        self.colors = list(links.COLOR) if links.colored else None   # as laid out
 
     def key(self, t: Links) -> tuple[Any, ...]:
-        """What is left: uncovered items in list order, and colours given to them."""
-        RL, D, COLOR = t.RLINK, t.DLINK, t.COLOR
+        """What is left: uncovered items in list order, and the colours given to them
+        (a purified item's header holds its colour, as in Knuth's DLX6: the colour
+        decides which options remain even when none of its own are left)."""
+        RL, COLOR = t.RLINK, t.COLOR
         parts: list[Any] = []
         j = RL[0]
         while j != 0:
@@ -523,12 +536,8 @@ class Memo:
         j = RL[head]
         while j != head:
             parts.append(j)
-            if self.colors is not None:         # purified: its agreeing nodes are -1
-                p = D[j]
-                while p != j and COLOR[p] >= 0:
-                    p = D[p]
-                if p != j:
-                    parts.append(-self.colors[p])
+            if COLOR[j]:
+                parts.append(-COLOR[j])
             j = RL[j]
         return tuple(parts)
 
@@ -554,7 +563,7 @@ def run(
     stats: Stats | None = None,
     max_nodes: int | None = None,
     timeout: float | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     progress: Callable[[Stats], object] | None = None,
     forced: Sequence[int] = (),
     bb: Bound | None = None,
@@ -623,51 +632,16 @@ def run(
     holding = False
     paused = True
 
-    # X1: initialise.  The links are laid out; place the forced options first, as
-    # X4 and X5 would.  The search below them counts, as its root, the step that
-    # placed the last one (committing its items, with early failure), as the plain
-    # search counts trying that option.
-    if multi:
-        # Algorithm M: each forced option is taken out of every list and counts once
-        # against the bounds of its items (no frontier, so no root step to count)
-        for f in forced:
-            if not _available(t, f):
-                _unwind_bounded(dance, x, first, level, 0, 0)
-                return
-            x[level] = f
-            dance.tweak(f, True)
-            for q in (f, *(CYCLIC[f] or others(t, f))):
-                dance.commit(q)
-            level += 1
-        forced = ()
-        updates0 = dance.updates
-    for k, f in enumerate(forced):
-        if not _available(t, f):
-            _unwind(dance, x, level, 0, 0)
-            return
-        last = k == len(forced) - 1
-        if last:
-            # the last one goes in through the item the search would choose here (when
-            # it has one), so that its commit is the one the plain search makes
-            i = 0 if dance.empty else choose(t)
-            f = next((q for q in t.ROW[f] if TOP[q] == i), f)
-        x[level] = f
-        dance.cover(TOP[f])
-        if last:
-            updates0 = dance.updates
-        rest = CYCLIC[f] or others(t, f)
-        for done, q in enumerate(rest, 1):
-            dance.cover(TOP[q], COLOR[q])
-            if last and dance.empty and dance.dead_end_beyond(rest, done):
-                # the root is a dead end (early failure): one node, nothing below
-                nodes, deepest = 1, level + 1
-                profile[deepest] = 1
-                sync()
-                _unwind(dance, x, level, TOP[f], done)
-                return
-        if bb is not None:
-            score[level + 1] = score[level] + bb.weights[OPT[f]]
-        level += 1
+    # X1: initialise.  The links are laid out; place the forced options first.
+    level, updates0, placed = _place_forced(dance, forced, choose, x, first, score, bb)
+    if placed == "clash":
+        return
+    if placed == "dead end":
+        # the root is a dead end (early failure): one node, nothing below
+        nodes, deepest = 1, level + 1
+        profile[deepest] = 1
+        sync()
+        return
     base = deepest = level
     nodes = profile[base] = 1
     stats.explored = 0.0
@@ -678,19 +652,11 @@ def run(
             if RL[0] == 0:
                 stats.solutions += 1
                 paused = True
-                if mode == "count":
-                    yield 1
-                elif mode == "solutions":
-                    sync()
-                    yield _labels(labels, OPT, x, level)
-                elif tracing:
-                    sync()
-                    yield Solution(level, _labels(labels, OPT, x, level))
-                elif bb is not None:
-                    sol = _labels(labels, OPT, x, level)
-                    if bb.offer(score[level], sol):
+                found = _solution(mode, t, x, level, score, bb)
+                if found is not None:
+                    if mode != "count":
                         sync()
-                        yield score[level], sol
+                    yield found
                 paused = False
                 dead = True
             elif memo is not None and (known := memo.table.get(key := memo.key(t))) is not None:
@@ -872,6 +838,76 @@ def run(
             _unwind_bounded(dance, x, first, level, i if holding else 0, committed)
         elif paused:
             _unwind(dance, x, level, i if holding else 0, committed)
+
+
+def _solution(mode: Mode, t: Links, x: list[int], level: int, score: list[Any],
+              bb: Bound | None) -> Any:
+    """What X2 yields for the solution x[0..level-1] in ``mode`` (None: nothing)."""
+    if mode == "count":
+        return 1
+    sol = _labels(t.labels, t.OPT, x, level)
+    if mode == "solutions":
+        return sol
+    if mode == "trace":
+        return Solution(level, sol)
+    assert bb is not None
+    return (score[level], sol) if bb.offer(score[level], sol) else None
+
+
+def _place_forced(dance: Dance, forced: Sequence[int], choose: Callable[[Links], int],
+                  x: list[int], first: list[int], score: list[Any], bb: Bound | None
+                  ) -> tuple[int, int, str]:
+    """X1 with forced options: commit them as X4 and X5 would, levels 0, 1, ...
+
+    The search below them counts, as its root, the step that placed the last one
+    (committing its items, with early failure), as the plain search counts trying
+    that option; so the last goes in through the item the search would choose
+    there.  Returns ``(level, updates before that root step, outcome)``, outcome
+    ``"placed"``, ``"clash"`` (a forced option is no longer available: nothing to
+    search) or ``"dead end"`` (the root step fails early); the links are restored
+    unless placed.
+    """
+    t = dance.links
+    TOP, COLOR, OPT, CYCLIC = t.TOP, t.COLOR, t.OPT, t.cyclic_table()
+    level = 0
+    if t.multi:
+        # Algorithm M: each forced option is taken out of every list and counts once
+        # against the bounds of its items (no frontier, so no root step to count)
+        for f in forced:
+            if not _available(t, f):
+                _unwind_bounded(dance, x, first, level, 0, 0)
+                return level, dance.updates, "clash"
+            x[level] = f
+            dance.tweak(f, True)
+            for q in (f, *(CYCLIC[f] or others(t, f))):
+                dance.commit(q)
+            level += 1
+        return level, dance.updates, "placed"
+    updates0 = dance.updates
+    for k, f in enumerate(forced):
+        if not _available(t, f):
+            _unwind(dance, x, level, 0, 0)
+            return level, updates0, "clash"
+        last = k == len(forced) - 1
+        if last:
+            # through the item the search would choose here (when it has one), so
+            # that its commit is the one the plain search makes
+            i = 0 if dance.empty else choose(t)
+            f = next((q for q in t.ROW[f] if TOP[q] == i), f)
+        x[level] = f
+        dance.cover(TOP[f])
+        if last:
+            updates0 = dance.updates
+        rest = CYCLIC[f] or others(t, f)
+        for done, q in enumerate(rest, 1):
+            dance.cover(TOP[q], COLOR[q])
+            if last and dance.empty and dance.dead_end_beyond(rest, done):
+                _unwind(dance, x, level, TOP[f], done)
+                return level, updates0, "dead end"
+        if bb is not None:
+            score[level + 1] = score[level] + bb.weights[OPT[f]]
+        level += 1
+    return level, updates0, "placed"
 
 
 def _explored(t: Links, x: list[int], first: list[int], branches: list[int], base: int,

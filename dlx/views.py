@@ -53,7 +53,7 @@ from .errors import BudgetExceeded, ExactCoverError
 from .events import Event, Stats
 from .links import Links
 from .problem import ExactCover
-from .search import Bound, Heuristic, Memo, Number, SearchState, run
+from .search import Bound, Heuristic, HeuristicName, Memo, Number, SearchState, run
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -73,7 +73,7 @@ class _Request:
 
     def __init__(self, problem: ExactCover, *, limit: int | None = None,
                  max_nodes: int | None = None, timeout: float | None = None,
-                 stats: Stats | None = None, heuristic: str | Heuristic | None = None,
+                 stats: Stats | None = None, heuristic: HeuristicName | Heuristic | None = None,
                  progress: Progress | None = None, forced: Iterable[Hashable] = (),
                  engine: str | None = None, python_only: bool = False,
                  seed: int | None = None) -> None:
@@ -138,7 +138,7 @@ def _shuffled(problem: ExactCover, seed: int) -> ExactCover:
                            secondary=problem.secondary, primary=problem.primary,
                            bounds=problem.bounds, costs=problem.costs)
         problem._derived[key] = found
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _seeded(problem: ExactCover, seed: int | None) -> ExactCover:
@@ -160,7 +160,7 @@ def solutions(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
@@ -227,7 +227,7 @@ def count(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
@@ -320,7 +320,7 @@ def first(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
@@ -354,7 +354,7 @@ def is_unique(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
@@ -381,7 +381,7 @@ def best(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     bound: Callable[[SearchState], Number] | None = None,
     progress: Progress | None = None,
     forced: Iterable[Hashable] = (),
@@ -460,7 +460,8 @@ def best(
     if maximize is None:
         maximize = weight is not None
     sign = 1 if maximize else -1
-    weights = [sign * w for w in _weights(req.links, problem.cost if weight is None else weight)]
+    weights: list[Number] = [
+        sign * w for w in _weights(req.links, problem.cost if weight is None else weight)]
     # exact weights are searched as ints: Fractions times their common denominator
     unit = math.lcm(*(w.denominator for w in weights if isinstance(w, Fraction))) \
         if any(isinstance(w, Fraction) for w in weights) else 1
@@ -540,7 +541,7 @@ def trace(
     max_nodes: int | None = None,
     timeout: float | None = None,
     stats: Stats | None = None,
-    heuristic: str | Heuristic | None = None,
+    heuristic: HeuristicName | Heuristic | None = None,
     forced: Iterable[Hashable] = (),
     seed: int | None = None,
     engine: Engine | None = None,

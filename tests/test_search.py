@@ -385,6 +385,17 @@ def test_bounds_links_restored_after_stopping_anywhere(p, stop_after):
     assert links.snapshot() == before
 
 
+def test_counting_by_caching_keys_a_colour_even_when_no_option_of_it_is_left():
+    """After o0, s0 is R (and o3, s0:G, is gone); after o1, s1 is R (o3 stays).  Both
+    leave p1, s0, s1, s2 uncovered with no R option of s0/s1 left: only the colours
+    on the items tell the two apart (as Knuth's DLX6 keys them)."""
+    C = dlx.Colored
+    p = dlx.ExactCover({"o0": ["p0", C("s0", "R")], "o1": ["p0", C("s1", "R")],
+                        "o2": ["p1", C("s2", "R")], "o3": ["p1", C("s0", "G")]},
+                       secondary=["s0", "s1", "s2"])
+    assert dlx.count(p, cache=True) == dlx.count(p) == 3
+
+
 @given(st.one_of(problems(), colored_problems()), st.integers(1, 50))
 def test_counting_by_caching_gives_the_plain_count(p, limit):
     plain = dlx.count(p, max_nodes=BUDGET)

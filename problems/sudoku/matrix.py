@@ -21,7 +21,7 @@ is the partial solution of the givens (one node, at the level of their number).
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Literal
+from typing import Literal, cast
 
 import dlx
 
@@ -48,7 +48,7 @@ def prepared(shape: Shape, engine: _Engine | None = None) -> dlx.Prepared:
     found = cache.get(engine)
     if found is None:
         found = cache[engine] = dlx.Prepared(full_problem(shape), engine=engine)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 class Indices:
@@ -69,7 +69,8 @@ class Indices:
         self.of = [[0] * (n + 1) for _ in range(n * n)]     # of[cell][digit] -> index
         self.cell = [0] * len(labels)                        # index -> cell
         self.digit = bytearray(len(labels))                  # index -> digit
-        for k, (r, c, d) in enumerate(labels):
+        for k, label in enumerate(labels):
+            r, c, d = cast(Placement, label)
             self.of[r * n + c][d] = k
             self.cell[k] = r * n + c
             self.digit[k] = d
@@ -82,7 +83,7 @@ class Indices:
     def forced(self, values: Sequence[int]) -> list[int]:
         """The option indices of the givens in ``values``, in cell order."""
         if self.cell_major:
-            return [b + v for b, v in zip(self.base, values) if v]
+            return [b + v for b, v in zip(self.base, values, strict=True) if v]
         of = self.of
         return [of[i][v] for i, v in enumerate(values) if v]
 
@@ -102,7 +103,7 @@ def indices(shape: Shape) -> Indices:
     found = cache.get("indices")
     if found is None:
         found = cache["indices"] = Indices(shape)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def forced(shape: Shape, values: Sequence[int]) -> list[Placement]:
