@@ -2117,7 +2117,7 @@ static PyTypeObject Search_Type = {
 
 /* ---------------------------------------------------------------- batches */
 
-enum { BATCH_DONE, BATCH_CLASH, BATCH_BUDGET };
+enum { BATCH_DONE, BATCH_CLASH, BATCH_BUDGET, BATCH_TIMEOUT };
 
 /* Table.batch(forced_sets, limit=1, max_nodes=-1): search the problem under each
    set of forced options, on one copy of the links, without the GIL.  For each
@@ -2127,11 +2127,12 @@ enum { BATCH_DONE, BATCH_CLASH, BATCH_BUDGET };
 static PyObject *
 Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"forced_sets", "limit", "max_nodes", "labels", NULL};
+    static char *kwlist[] = {"forced_sets", "limit", "max_nodes", "labels", "timeout", NULL};
     PyObject *sets, *labels = Py_None;
     long long limit = 1, max_nodes = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|LLO:batch", kwlist, &sets, &limit,
-                                     &max_nodes, &labels))
+    double timeout = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|LLOd:batch", kwlist, &sets, &limit,
+                                     &max_nodes, &labels, &timeout))
         return NULL;
     if (labels != Py_None && (!PyTuple_Check(labels)
                               || PyTuple_GET_SIZE(labels) != t->n_options)) {
@@ -2201,13 +2202,24 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
     long long *nodes_of = found + count + 1;
     r->mode = MODE_COUNT;
     r->keep_first = 1;
-    int broken = 0, interrupted = 0;
+    int broken = 0, interrupted = 0, late = 0;
+    /* signals are handled on the main thread only: elsewhere a check point needs
+       no GIL (see drive) */
+    int on_main = PyThread_get_thread_ident() == main_thread;
+    double deadline = timeout > 0 ? monotonic_seconds() + timeout : 0.0;
     PyThreadState *ts = PyEval_SaveThread();
     for (Py_ssize_t k = 0; k < count && !broken && !interrupted; k++) {
         int *first = firsts + k * width;
         double began = monotonic_seconds();
         first_len[k] = -1;
         r->updates = 0;
+        if (late || (deadline > 0 && began > deadline)) {
+            late = 1;                           /* out of time: not searched */
+            found[k] = nodes_of[k] = 0;
+            status[k] = BATCH_TIMEOUT;
+            secs[k] = 0.0;
+            continue;
+        }
         int placed = place_forced(r, all + start[k], (int)(start[k + 1] - start[k]));
         if (placed != PLACED) {
             run_reset(r);
@@ -2226,6 +2238,12 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
             why = run_core(r);
             if (why != R_CHECK)
                 break;
+            if (deadline > 0 && monotonic_seconds() > deadline) {
+                late = 1;
+                break;
+            }
+            if (!on_main)
+                continue;
             PyEval_RestoreThread(ts);
             if (PyErr_CheckSignals() < 0)
                 interrupted = 1;
@@ -2236,8 +2254,8 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
         if (why == R_BROKEN)
             broken = 1;
         found[k] = r->solutions;
-        status[k] = why == R_BUDGET ? BATCH_BUDGET : BATCH_DONE;
-        nodes_of[k] = r->nodes;
+        status[k] = late ? BATCH_TIMEOUT : why == R_BUDGET ? BATCH_BUDGET : BATCH_DONE;
+        nodes_of[k] = r->nodes - late;      /* stopped at X5: x_l counted, not tried */
         if (r->solutions > 0) {
             first_len[k] = r->first_len;
             memcpy(first, r->first_x, (size_t)r->first_len * sizeof(int));
@@ -2309,13 +2327,14 @@ static PyMethodDef Table_methods[] = {
      "The Table of numbered options (the entries buffer of dlx._core.scan), laid out\n"
      "as dlx.links.Links.build lays them out."},
     {"batch", (PyCFunction)(void (*)(void))Table_batch, METH_VARARGS | METH_KEYWORDS,
-     "batch(forced_sets, limit=1, max_nodes=-1, labels=None)\n"
+     "batch(forced_sets, limit=1, max_nodes=-1, labels=None, timeout=-1.0)\n"
      "    -> [(count, nodes, first, status, seconds), ...]\n\n"
      "Search under each set of forced options (option indices) without the GIL: count\n"
      "is the number of solutions found up to limit, nodes the search's nodes, first the\n"
      "first solution (its labels, with labels a tuple of one per option, else its option\n"
-     "indices) or None, status 0 (done), 1 (the forced options clash) or 2 (the node\n"
-     "budget ran out), seconds the time it took."},
+     "indices) or None, status 0 (done), 1 (the forced options clash), 2 (the node\n"
+     "budget ran out) or 3 (the batch's time, timeout seconds, ran out: this set was\n"
+     "stopped or not searched), seconds the time it took."},
     {NULL},
 };
 

@@ -133,11 +133,14 @@ class Prepared:
         return labels
 
     def batch(self, forced_sets: Iterable[Iterable[Hashable]], *, limit: int | None = 1,
-              max_nodes: int | None = None, indices: bool = False) -> list[Answer]:
+              max_nodes: int | None = None, timeout: float | None = None,
+              indices: bool = False) -> list[Answer]:
         """Search under every set of forced options: an :class:`Answer` each, in order.
 
         ``limit`` solutions at most per set (None: all); ``max_nodes`` is a node
-        budget per set (its :attr:`Answer.out_of_budget` says when it ran out).
+        budget per set (its :attr:`Answer.out_of_budget` says when it ran out);
+        ``timeout`` is seconds for the whole batch: the set running when it ends and
+        the sets after it are out of budget too (unknown, not "no solution").
         With ``indices=True`` the sets hold option indices (positions in
         :attr:`labels`) and :attr:`Answer.first` gives option indices too: no
         label is looked up.  On the compiled core the whole batch runs without the
@@ -159,6 +162,11 @@ class Prepared:
                                       or value < 1):
                 raise ExactCoverError(f"{name} must be a positive whole number or None,"
                                       f" not {value!r}")
+        if timeout is not None and (isinstance(timeout, bool)
+                                    or not isinstance(timeout, (int, float))
+                                    or not 0 < timeout < float("inf")):
+            raise ExactCoverError(f"timeout must be a positive number of seconds or None,"
+                                  f" not {timeout!r}")
         links = self._links
         if indices:
             option_sets = forced_sets if isinstance(forced_sets, list) else list(forced_sets)
@@ -169,31 +177,37 @@ class Prepared:
                 answers = _engine.table(links).batch(
                     option_sets, limit=-1 if limit is None else limit,
                     max_nodes=-1 if max_nodes is None else max_nodes,
-                    labels=None if indices else self.labels)
+                    labels=None if indices else self.labels,
+                    timeout=-1.0 if timeout is None else float(timeout))
             except (TypeError, ValueError) as e:        # a bad option index
                 raise ExactCoverError(str(e)) from None
-            return [Answer(found, first, nodes, status == 1, status == 2, seconds)
+            return [Answer(found, first, nodes, status == 1, status >= 2, seconds)
                     for found, nodes, first, status, seconds in answers]
         n = len(links.labels)
         out = []
+        deadline = None if timeout is None else time.monotonic() + timeout
         for given in option_sets:
             options: list[int] = []
             for o in given:
                 if isinstance(o, bool) or not isinstance(o, int) or not 0 <= o < n:
                     raise ExactCoverError(f"forced option index {o!r} is not in 0..{n - 1}")
                 options.append(o)
-            out.append(self._search_pure(options, limit, max_nodes, indices))
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                out.append(Answer(0, None, 0, False, True, 0.0))    # out of time: not searched
+                continue
+            out.append(self._search_pure(options, limit, max_nodes, indices, left))
         return out
 
     def _search_pure(self, options: Sequence[int], limit: int | None, max_nodes: int | None,
-                     indices: bool) -> Answer:
+                     indices: bool, timeout: float | None = None) -> Answer:
         began = time.perf_counter()
         stats = Stats()
         found = 0
         sol: tuple[Hashable, ...] | None = None
         links = self._links
         search = run(links.copy(), "solutions", stats=stats, max_nodes=max_nodes,
-                     forced=links.first_primary(options))
+                     timeout=timeout, forced=links.first_primary(options))
         try:
             for labels in search:
                 found += 1

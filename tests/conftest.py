@@ -73,3 +73,14 @@ def uniform_problems(draw, size: int | None = None) -> dlx.ExactCover:
                                       max_size=size))
                for o in range(draw(st.integers(0, 14)))}
     return dlx.ExactCover(options, primary=prim)
+
+
+@st.composite
+def bounded_problems(draw) -> dlx.ExactCover:
+    """Small random problems whose primary items have bounds (and some colours)."""
+    p = draw(problems(max_items=4, max_options=7))
+    bounds = {}
+    for item in p.primary:
+        u = draw(st.integers(0, 2))
+        bounds[item] = (u, max(1, u + draw(st.integers(0, 2))))
+    return dlx.ExactCover(p.options, secondary=p.secondary, primary=p.primary, bounds=bounds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from conftest import BUDGET, colored_problems, problems, uniform_problems
+from conftest import BUDGET, bounded_problems, colored_problems, problems, uniform_problems
 from helpers import (
     PINNED,
     brute_force,
@@ -347,17 +347,6 @@ def test_forced_options_on_the_toy_problem():
     skipped = dlx.ExactCover({"x": ["a"], "s": ["t"]}, secondary=["t"])
     with pytest.raises(dlx.ExactCoverError, match="no primary item"):
         dlx.count(skipped, forced=["s"])
-
-
-@st.composite
-def bounded_problems(draw) -> dlx.ExactCover:
-    """Small random problems whose primary items have bounds (and some colours)."""
-    p = draw(problems(max_items=4, max_options=7))
-    bounds = {}
-    for item in p.primary:
-        u = draw(st.integers(0, 2))
-        bounds[item] = (u, max(1, u + draw(st.integers(0, 2))))
-    return dlx.ExactCover(p.options, secondary=p.secondary, primary=p.primary, bounds=bounds)
 
 
 @given(bounded_problems())
