@@ -47,9 +47,10 @@ class Answer(NamedTuple):
     first solution (its option labels in choice order, the forced ones first) or
     None; ``nodes`` the nodes of the search below the forced options (0 after a
     clash); ``clash`` is True when the forced options clash (nothing searched);
-    ``out_of_budget`` is True when ``max_nodes`` ran out first, so that ``found``
-    is only what was found by then: the answer is unknown.  ``seconds`` is the
-    time this instance took.
+    ``out_of_budget`` is True when ``max_nodes`` or the batch's ``timeout`` ran
+    out first, so that ``found`` is only what was found by then: the answer is
+    unknown (``timed_out`` says it was the time).  ``seconds`` is the time this
+    instance took.
     """
 
     found: int
@@ -58,6 +59,7 @@ class Answer(NamedTuple):
     clash: bool = False
     out_of_budget: bool = False
     seconds: float = 0.0
+    timed_out: bool = False
 
 
 class Prepared:
@@ -181,7 +183,7 @@ class Prepared:
                     timeout=-1.0 if timeout is None else float(timeout))
             except (TypeError, ValueError) as e:        # a bad option index
                 raise ExactCoverError(str(e)) from None
-            return [Answer(found, first, nodes, status == 1, status >= 2, seconds)
+            return [Answer(found, first, nodes, status == 1, status >= 2, seconds, status == 3)
                     for found, nodes, first, status, seconds in answers]
         n = len(links.labels)
         out = []
@@ -194,7 +196,7 @@ class Prepared:
                 options.append(o)
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
-                out.append(Answer(0, None, 0, False, True, 0.0))    # out of time: not searched
+                out.append(Answer(0, None, 0, False, True, 0.0, True))  # out of time: not searched
                 continue
             out.append(self._search_pure(options, limit, max_nodes, indices, left))
         return out
@@ -215,8 +217,9 @@ class Prepared:
                     sol = tuple([links.option_index(x) for x in labels]) if indices else labels
                 if found == limit:
                     break
-        except BudgetExceeded:
-            return Answer(found, sol, stats.nodes, False, True, time.perf_counter() - began)
+        except BudgetExceeded as stop:
+            return Answer(found, sol, stats.nodes, False, True, time.perf_counter() - began,
+                          stop.max_nodes is None)
         finally:
             search.close()
         return Answer(found, sol, stats.nodes, stats.nodes == 0, False,

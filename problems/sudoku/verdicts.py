@@ -98,8 +98,8 @@ def _solved(solution: tuple[object, ...], puzzle: Grid) -> Grid:
     return Grid._make(tuple(values), puzzle.shape, puzzle.givens)
 
 
-def _search(g: Grid, limit: int | None, max_nodes: int | None,
-            stats: dlx.Stats | None) -> tuple[int, Grid | None]:
+def _search(g: Grid, limit: int | None, max_nodes: int | None, stats: dlx.Stats | None,
+            timeout: float | None = None) -> tuple[int, Grid | None]:
     """Search ``g`` up to ``limit`` solutions: (how many, the first as a Grid or None).
 
     Without ``stats`` this is a batch of one on the prepared matrix (option indices,
@@ -108,15 +108,17 @@ def _search(g: Grid, limit: int | None, max_nodes: int | None,
     if stats is None:
         ix = indices(shape)
         (answer,) = prepared(shape).batch([ix.forced(g.values)], limit=limit,
-                                          max_nodes=max_nodes, indices=True)
+                                          max_nodes=max_nodes, timeout=timeout, indices=True)
         first = None if answer.first is None else \
             Grid._make(tuple(ix.values(answer.first)), shape, g.givens)  # type: ignore[arg-type]
+        if answer.timed_out:
+            raise dlx.BudgetExceeded(None, answer.found, timeout=timeout)
         if answer.out_of_budget:
             raise dlx.BudgetExceeded(max_nodes, answer.found)
         return answer.found, first
     found, grid = 0, None
     for sol in prepared(shape).solutions(forced(shape, g.values), limit=limit,
-                                         max_nodes=max_nodes, stats=stats):
+                                         max_nodes=max_nodes, timeout=timeout, stats=stats):
         found += 1
         if grid is None:
             grid = _solved(sol, g)
@@ -124,25 +126,29 @@ def _search(g: Grid, limit: int | None, max_nodes: int | None,
 
 
 def solve(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None, shape: Shape | None = None,
-          max_nodes: int | None = None, stats: dlx.Stats | None = None) -> Grid | None:
+          max_nodes: int | None = None, stats: dlx.Stats | None = None,
+          timeout: float | None = None) -> Grid | None:
     """The first solution, or None when there is none (it need not be unique).
 
     Every search of this module runs on the shape's full matrix, laid out once,
     with the givens as forced options (:mod:`problems.sudoku.matrix`); ``stats``
     describe the search below the givens.  Givens that clash (an illegal puzzle)
     are forced options that clash: no solution, and nothing is searched.
+    ``max_nodes`` and ``timeout`` (seconds) bound the search, as for every
+    :mod:`dlx` view: :class:`dlx.BudgetExceeded` when one runs out.
 
     >>> print(solve("1..." "..3." ".4.." "...2"))
     1324423124133142
     >>> solve("11" + "." * 14) is None
     True
     """
-    return _search(as_grid(puzzle, box, shape), 1, max_nodes, stats)[1]
+    return _search(as_grid(puzzle, box, shape), 1, max_nodes, stats, timeout)[1]
 
 
 def solutions(puzzle: PuzzleLike, limit: int | None = None, *,
               box: tuple[int, int] | None = None, shape: Shape | None = None,
-              max_nodes: int | None = None, stats: dlx.Stats | None = None) -> Iterator[Grid]:
+              max_nodes: int | None = None, stats: dlx.Stats | None = None,
+              timeout: float | None = None) -> Iterator[Grid]:
     """Every solution as a Grid, lazily (at most ``limit``).
 
     >>> [str(s) for s in solutions("12.." "34.." "...." "....", limit=2)]
@@ -150,24 +156,25 @@ def solutions(puzzle: PuzzleLike, limit: int | None = None, *,
     """
     g = as_grid(puzzle, box, shape)
     for sol in prepared(g.shape).solutions(forced(g.shape, g.values), limit=limit,
-                                           max_nodes=max_nodes, stats=stats):
+                                           max_nodes=max_nodes, timeout=timeout, stats=stats):
         yield _solved(sol, g)
 
 
 def count(puzzle: PuzzleLike, limit: int | None = None, *,
           box: tuple[int, int] | None = None, shape: Shape | None = None,
-          max_nodes: int | None = None, stats: dlx.Stats | None = None) -> int:
+          max_nodes: int | None = None, stats: dlx.Stats | None = None,
+          timeout: float | None = None) -> int:
     """How many solutions (stopping at ``limit``); 0 for an illegal puzzle.
 
     >>> count("1..." "..3." ".4.." "...."), count("." * 81, limit=5)
     (3, 5)
     """
-    return _search(as_grid(puzzle, box, shape), limit, max_nodes, stats)[0]
+    return _search(as_grid(puzzle, box, shape), limit, max_nodes, stats, timeout)[0]
 
 
 def classify(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
              shape: Shape | None = None, max_nodes: int | None = None,
-             stats: dlx.Stats | None = None) -> Verdict:
+             stats: dlx.Stats | None = None, timeout: float | None = None) -> Verdict:
     """Illegal (givens clash), Impossible (no solution), Unique, or Ambiguous.
 
     The search stops at the second solution.
@@ -176,7 +183,7 @@ def classify(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     ['Unique', 'Ambiguous', 'Illegal']
     """
     g = as_grid(puzzle, box, shape)
-    found = _search(g, 2, max_nodes, stats)[0]
+    found = _search(g, 2, max_nodes, stats, timeout)[0]
     if found == 0 and not _legal(g):
         return Verdict.ILLEGAL
     return _BY_COUNT[found]
