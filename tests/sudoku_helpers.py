@@ -25,6 +25,25 @@ PE1_SOLUTION = "4839216579673458212518764935481329767295641381367982453726895148
 IMPOSSIBLE = "..4.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 NOIP_1 = (DATA / "noip2009_1.txt").read_text()
 NOIP_2 = (DATA / "noip2009_2.txt").read_text()
+# Gordon Royle's 17-clue puzzles (tdoku data set 2), first lines: each has one solution and is
+# minimal, since no 16-clue puzzle has a single solution (McGuire, Tugemann and Civario, 2012).
+SEVENTEEN = [
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+    ".................1....23..........2...14....536.....7....8.......415.....7....36.",
+    ".................1....23.4........2....5.......51.6..7..4.8.....2....3...8.7....5",
+    ".................1....23.4......453...6.......178........1....72...5....3......9.",
+]
+#: A 9x9 jigsaw: the standard boxes with two cells of boxes 1, 2, 4 and 5 traded.
+JIGSAW_9 = sudoku.Shape.jigsaw("""
+    AAABBBCCC
+    AAABBBCCC
+    AADBBECCC
+    DDAEEBFFF
+    DDDEEEFFF
+    DDDEEEFFF
+    GGGHHHIII
+    GGGHHHIII
+    GGGHHHIII""")
 
 
 # --------------------------------------------------------------------------- an independent checker

@@ -316,3 +316,33 @@ def test_two_threads_run_batches_at_once():
     for t in threads:
         t.join(60)
     assert [results[k] for k in range(3)] == [want] * 3
+
+
+def test_batches_read_16x16_text_in_either_notation():
+    """A 16x16 line in 0-9A-F (blank '.') is read as the parser reads it, not as
+    1-9A-G with 0 blank: the batch path and the per-puzzle path agree."""
+    hard = str(sudoku.generate(box=(4, 4), seed=3))
+    shifted = hard.translate(str.maketrans("123456789ABCDEFG", "0123456789ABCDEF"))
+    assert "0" in shifted and sudoku.Grid.parse(shifted) == sudoku.Grid.parse(hard)
+    assert sudoku.solve_lines([shifted]) == [str(sudoku.solve(hard))] == [
+        str(sudoku.solve(shifted))]
+
+
+@pytest.mark.parametrize("eng", ENGINES)
+def test_a_time_limit_bounds_one_puzzle_and_a_batch(eng):
+    """``timeout=`` on the per-puzzle verbs and the batches: out of time is unknown
+    (BudgetExceeded naming the time limit), never "no solution"."""
+    empty16 = "." * 256
+    with pytest.raises(dlx.BudgetExceeded) as info:
+        sudoku.count(empty16, timeout=0.05)
+    assert info.value.timeout == 0.05 and info.value.max_nodes is None
+    assert "time limit" in str(info.value)
+    lines = [empty16] * 3
+    outcomes = sudoku.batch(lines, limit=None, timeout=0.05, engine=eng)
+    assert [o.found for o in outcomes] == [None, None, None]
+    with pytest.raises(dlx.BudgetExceeded) as info:
+        sudoku.count_many(lines, timeout=0.05, engine=eng)
+    assert info.value.timeout == 0.05 and info.value.found == [None, None, None]
+    easy = "1..." "..3." ".4.." "...2"
+    assert str(sudoku.solve(easy, timeout=5)) == "1324423124133142"
+    assert sudoku.solve_lines([easy] * 3, timeout=5) == ["1324423124133142"] * 3

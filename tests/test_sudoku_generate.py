@@ -9,34 +9,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sudoku_helpers import JIGSAW_9 as JIGSAW
+from sudoku_helpers import PE1 as EASY
+from sudoku_helpers import SEVENTEEN
 
 import dlx
 from problems import sudoku
-
-EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
-# Gordon Royle's 17-clue puzzles (tdoku data set 2): every one is minimal, since no
-# 16-clue puzzle has a single solution (McGuire, Tugemann and Civario, 2012).
-SEVENTEEN = [
-    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
-    ".................1....23..........2...14....536.....7....8.......415.....7....36.",
-    ".................1....23.4........2....5.......51.6..7..4.8.....2....3...8.7....5",
-]
-JIGSAW = sudoku.Shape.jigsaw("""
-    AAABBBCCC
-    AAABBBCCC
-    AADBBECCC
-    DDAEEBFFF
-    DDDEEEFFF
-    DDDEEEFFF
-    GGGHHHIII
-    GGGHHHIII
-    GGGHHHIII""")
-
 
 # --------------------------------------------------------------------------- an independent oracle
 
@@ -252,6 +236,121 @@ def test_generate_errors(kwargs: dict[str, Any], message: str) -> None:
 def test_generate_with_a_node_budget_stays_unique() -> None:
     p = sudoku.generate(box=(3, 4), seed=1, max_nodes=50)
     assert sudoku.count(p, limit=2) == 1
+
+
+# --------------------------------------------------------------------------- generate_many
+
+
+def test_generate_many_is_generate_with_consecutive_seeds() -> None:
+    many = list(sudoku.generate_many(12, seed=100))
+    assert many == [sudoku.generate(seed=100 + k) for k in range(12)]
+    for at_once in (1, 5):
+        assert list(sudoku.generate_many(12, seed=100, at_once=at_once)) == many
+    small = list(sudoku.generate_many(6, box=(2, 3), seed=3, symmetry="rot180"))
+    assert small == [sudoku.generate(box=(2, 3), seed=3 + k, symmetry="rot180")
+                     for k in range(6)]
+    for p in small:
+        assert_unique_and_minimal(p, sudoku.orbits(6, "rot180"))
+
+
+def test_generate_many_is_lazy_and_endless() -> None:
+    stream = sudoku.generate_many(None, box=(2, 2), seed=1, at_once=4)
+    first = [next(stream) for _ in range(9)]
+    assert first == [sudoku.generate(box=(2, 2), seed=1 + k) for k in range(9)]
+    assert list(sudoku.generate_many(0, seed=1)) == []
+    assert len({str(p) for p in sudoku.generate_many(5)}) == 5       # seed None: fresh
+
+
+def test_generate_many_by_level_and_its_errors() -> None:
+    got = list(sudoku.generate_many(3, seed=0, level="pointing", at_once=2))
+    assert [sudoku.rate(p).level for p in got] == [1, 1, 1]
+    assert got[0] == sudoku.generate(seed=0, level=1)
+    for kwargs, message in [({"count": -1}, "count must be"), ({"count": 2, "at_once": 0},
+                                                                 "at_once must be"),
+                            ({"count": 2, "level": "guessing"}, "unknown technique")]:
+        with pytest.raises(ValueError, match=message):
+            sudoku.generate_many(**kwargs)
+    # a puzzle that cannot be made raises GenerateError when its turn comes
+    stream = sudoku.generate_many(3, box=(2, 2), seed=0, level=9, tries=2)
+    with pytest.raises(sudoku.GenerateError, match="level 9 in 2 tries"):
+        next(stream)
+
+
+def test_generate_many_on_an_executor() -> None:
+    alone = list(sudoku.generate_many(10, seed=7))
+    with ThreadPoolExecutor(2) as pool:
+        assert list(sudoku.generate_many(10, seed=7, executor=pool, chunk=3)) == alone
+        stream = sudoku.generate_many(None, seed=7, executor=pool, chunk=2)
+        assert [next(stream) for _ in range(5)] == alone[:5]
+        stream.close()
+        with pytest.raises(sudoku.GenerateError, match="level 9 in 2 tries"):
+            list(sudoku.generate_many(3, box=(2, 2), seed=0, level=9, tries=2, executor=pool))
+    with ProcessPoolExecutor(2) as processes:
+        assert list(sudoku.generate_many(10, seed=7, executor=processes, chunk=4)) == alone
+    with pytest.raises(ValueError, match="chunk must be"):
+        sudoku.generate_many(3, chunk=0)
+
+
+# --------------------------------------------------------------------------- unavoidable sets
+
+
+@pytest.mark.parametrize("shape", [sudoku.Shape.standard(9), sudoku.Shape.diagonal(9), JIGSAW,
+                                   sudoku.Shape.standard(6), sudoku.Shape.standard(16)],
+                         ids=["9x9", "X", "jigsaw", "6x6", "16x16"])
+def test_unavoidable_sets_are_unavoidable(shape: sudoku.Shape) -> None:
+    """Each set the generator uses to keep a given without a search is the set of cells
+    where a second full grid differs from the solution (checked by the test's own rules)."""
+    from problems.sudoku.generate import _unavoidable_sets
+
+    n = shape.size
+    seen = 0
+    for seed in range(3):
+        grid = sudoku.random_grid(shape, seed=seed)
+        by_cell = _unavoidable_sets(shape, grid.values)
+        sets = {s for cell_sets in by_cell for s in cell_sets}
+        for i, cell_sets in enumerate(by_cell):
+            assert all(s >> i & 1 for s in cell_sets)
+        for s in sets:
+            cells = [i for i in range(n * n) if s >> i & 1]
+            assert 4 <= len(cells) < 2 * n
+            assert set(cells) == {i for i, cell_sets in enumerate(by_cell) if s in cell_sets}
+            other = _swapped(grid, cells)
+            assert other != list(grid.values) and rules_hold(other, shape)
+            if n <= 9:      # the grid without the set has two solutions (and only those)
+                blanked = [0 if i in cells else v for i, v in enumerate(grid.values)]
+                assert brute_count(blanked, shape, limit=3) == 2
+        seen += len(sets)
+    assert seen > 0
+
+
+def _swapped(grid: sudoku.Grid, cells: list[int]) -> list[int]:
+    """The grid with the digits of ``cells`` exchanged between the two lines they lie on."""
+    n = grid.size
+    values = list(grid.values)
+    rows = {i // n for i in cells}
+    cols = {i % n for i in cells}
+    if len(rows) == 2:
+        a, b = sorted(rows)
+        for c in cols:
+            values[a * n + c], values[b * n + c] = values[b * n + c], values[a * n + c]
+    else:
+        assert len(cols) == 2
+        a, b = sorted(cols)
+        for r in rows:
+            values[r * n + a], values[r * n + b] = values[r * n + b], values[r * n + a]
+    return values
+
+
+def rules_hold(values: Sequence[int], shape: sudoku.Shape) -> bool:
+    """Every unit of ``shape`` holds distinct digits 1..N (a full grid)."""
+    n = shape.size
+    if sorted(set(values)) != list(range(1, n + 1)):
+        return False
+    for unit in shape.units:
+        digits = [values[r * n + c] for r, c in unit.cells]
+        if len(set(digits)) != len(digits):
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------- random grids

@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sudoku_helpers import JIGSAW_9 as JIGSAW
+from sudoku_helpers import PE1 as EASY
+from sudoku_helpers import SEVENTEEN
 
 import dlx
 from problems import sudoku
 
-# Project Euler 96 / Norvig's easy50, lines 1 and 7.
-EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+# Norvig's easy50, line 7 (EASY, Project Euler 96's first puzzle, is its line 1).
 X_WING = "043080250600000000000001094900004070000608000010200003820500000000000005034090710"
 # One puzzle per level (the hardest technique its solution needs), with where it comes from.
 BY_LEVEL = [
@@ -33,7 +35,7 @@ BY_LEVEL = [
      "45.....3....8.1....9...........5..9.2..7.....8.........1..4..........7.2...6..8.."),
     (5, "naked triple",     # top95 line 15
      "1.....3.8.7.4..............2.3.1...........958.........5.6...7.....8.2...4......."),
-    (6, "swordfish",        # generate(seed=1103)
+    (6, "swordfish",        # made by an early version of sudoku.generate
      "..896............719..2.......5.46..8..1...9..6....7..4..21....5.9...4.1.3....5.."),
     (7, "hidden triple",    # top95 line 78
      "4...7.1....19.46.5.....1......7....2..2.3....847..6....14...8.6.2....3..6...9...."),
@@ -48,23 +50,6 @@ HARDEST = [
     "........7..4.2.6..8.....31......29...4..9..3...95.6....1......8..6.5.2..7......6.",
     "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8",
 ]
-# Gordon Royle's 17-clue puzzles (tdoku data set 2), first lines.
-SEVENTEEN = [
-    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
-    ".................1....23..........2...14....536.....7....8.......415.....7....36.",
-    ".................1....23.4........2....5.......51.6..7..4.8.....2....3...8.7....5",
-    ".................1....23.4......453...6.......178........1....72...5....3......9.",
-]
-JIGSAW = sudoku.Shape.jigsaw("""
-    AAABBBCCC
-    AAABBBCCC
-    AADBBECCC
-    DDAEEBFFF
-    DDDEEEFFF
-    DDDEEEFFF
-    GGGHHHIII
-    GGGHHHIII
-    GGGHHHIII""")
 
 
 def check_steps(puzzle: sudoku.Grid, rating: Any) -> None:
@@ -204,6 +189,40 @@ def test_explain_is_unchanged() -> None:
     clashes = sudoku.explain("11" + "." * 79)
     assert [str(c) for c in clashes] == ["digit 1 appears twice in row 1 (r1c1, r1c2)",
                                          "digit 1 appears twice in box 1 (r1c1, r1c2)"]
+
+
+def test_explain_with_steps() -> None:
+    assert sudoku.explain(X_WING) == [] and sudoku.explain(sudoku.Grid(X_WING)) == []
+    steps = sudoku.explain(X_WING, steps=True)
+    assert steps == list(sudoku.rate(X_WING).steps)
+    assert any(str(s).startswith("x-wing: 6 in row 1 and row 9") for s in steps)
+    illegal = "11" + "." * 79
+    assert sudoku.explain(illegal, steps=True) == sudoku.explain(illegal)
+    four = "1." * 8             # 1 twice in every row of a 4x4 grid
+    assert sudoku.explain(four, steps=True, box=(2, 2)) == sudoku.explain(four, box=(2, 2))
+    assert len(sudoku.explain(four, box=(2, 2))) == 10
+    with pytest.raises(sudoku.NotUniqueError, match="has 2 or more solutions"):
+        sudoku.explain("." * 16, steps=True)
+
+
+@pytest.mark.parametrize("text, level", [
+    (0, 0), ("9", 9), (" 3 ", 3), ("x-wing", 3), ("X_WING", 3), ("x wing", 3),
+    ("Locked candidates", 1), ("pointing", 1), ("claiming", 1), ("naked  pair", 2),
+    ("hidden single", 0), ("singles", 0), ("search", 9), ("xy-wing", 8),
+    (sudoku.Level.SWORDFISH, 6),
+])
+def test_level_parse(text: int | str, level: int) -> None:
+    assert sudoku.Level.parse(text) == level
+    assert isinstance(sudoku.Level.parse(text), sudoku.Level)
+
+
+@pytest.mark.parametrize("bad, message", [
+    (10, "level must be 0..9"), (-1, "level must be 0..9"), (True, "level must be"),
+    (2.0, "level must be"), ("guessing", "unknown technique 'guessing'"), ("", "unknown"),
+])
+def test_level_parse_errors(bad: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        sudoku.Level.parse(bad)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("shape", [sudoku.Shape.standard(4), sudoku.Shape.standard(6),

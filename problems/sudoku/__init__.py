@@ -69,7 +69,10 @@ True
 The package, one module per concern; each imports only modules below it (and
 the public ``dlx`` API), so there are no cycles::
 
+    generate   generate, generate_many, minimize, is_minimal, random_grid: unique puzzles
+    rate       rate, solve_steps, explain (clashes, or the human solution): Level, Rating
     batches    Outcome, batch, solve_lines, solve/count/classify_many; the engine code
+    boards     solve_board: a LeetCode 37 board (lists of "5" and ".") filled in place
     scoring    target_weights, score, max_score (branch and bound)
     verdicts   Verdict, Clash, explain, is_legal, solve, solutions, count, classify
     encoding   encode (a puzzle as a dlx.ExactCover), decode
@@ -84,19 +87,34 @@ the public ``dlx`` API), so there are no cycles::
 from __future__ import annotations
 
 from .batches import Outcome, batch, classify_many, count_many, solve_lines, solve_many
+from .boards import solve_board
 from .encoding import decode, encode
 from .errors import SudokuFormatError
+from .generate import (
+    SYMMETRIES,
+    GenerateError,
+    generate,
+    generate_many,
+    is_minimal,
+    minimize,
+    orbits,
+    random_grid,
+)
 from .grid import Grid, as_grid
 from .grid import PuzzleLike as PuzzleLike
+from .rate import TECHNIQUES, Level, NotUniqueError, Rating, Step, explain, rate, solve_steps
 from .reading import MAX_LINE as MAX_LINE
 from .reading import Entry, read_puzzles
 from .scoring import max_score, score, target_weights
 from .shapes import SIZES, Placement, Shape, Unit
-from .verdicts import Clash, Verdict, classify, count, explain, is_legal, solutions, solve
+from .verdicts import Clash, Verdict, classify, count, is_legal, solutions, solve
 
 __all__ = [
     "Placement", "Unit", "Shape", "Grid", "Verdict", "Clash", "Entry", "SudokuFormatError",
     "encode", "decode", "solve", "solutions", "count", "classify", "explain", "is_legal",
     "max_score", "score", "target_weights", "as_grid", "read_puzzles", "SIZES",
     "Outcome", "batch", "solve_lines", "solve_many", "count_many", "classify_many",
+    "generate", "generate_many", "minimize", "is_minimal", "random_grid", "orbits", "SYMMETRIES",
+    "GenerateError", "rate", "solve_steps", "Rating", "Step", "Level", "TECHNIQUES",
+    "NotUniqueError", "solve_board",
 ]

@@ -7,6 +7,7 @@ below), and the answers come back in the puzzles' order.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any, Literal, NamedTuple
 
@@ -28,8 +29,9 @@ class Outcome(NamedTuple):
     ``legal`` is False when the givens put a digit twice in a unit (the puzzle is
     :attr:`Verdict.ILLEGAL`, nothing is searched and ``found`` is 0). ``found`` is
     the number of solutions found, at most the limit, or None when ``max_nodes``
-    ran out. ``solution`` is the first solution in the one-line notation (``str``
-    of its :class:`Grid`), None when there is none. ``nodes`` is what
+    or the batch's ``timeout`` ran out (the answer is unknown). ``solution`` is the
+    first solution in the one-line notation (``str`` of its :class:`Grid`), None
+    when there is none. ``nodes`` is what
     :class:`dlx.Stats` says for :func:`count` on the same puzzle with the same
     limit, and ``seconds`` the time spent on this puzzle.
     """
@@ -59,7 +61,7 @@ class _Group:
     """The puzzles of one shape in a batch: where they came from, their cells as bytes."""
 
     __slots__ = ("shape", "index", "texts", "extra", "blob", "codes", "nodes", "solutions",
-                 "seconds")
+                 "seconds", "timed_out")
 
     def __init__(self, shape: Shape) -> None:
         self.shape = shape
@@ -71,6 +73,7 @@ class _Group:
         self.nodes: list[int] = []
         self.solutions = b""                 # the first solution of each (else its givens)
         self.seconds: list[float] = []
+        self.timed_out = False               # the batch's time ran out in this group
 
 
 # --------------------------------------------------------------------------- the public verbs
@@ -78,7 +81,8 @@ class _Group:
 
 def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
           box: tuple[int, int] | None = None, shape: Shape | None = None,
-          max_nodes: int | None = None, engine: _Engine | None = None) -> list[Outcome]:
+          max_nodes: int | None = None, engine: _Engine | None = None,
+          timeout: float | None = None) -> list[Outcome]:
     """Search many puzzles at once: an :class:`Outcome` per puzzle, in order.
 
     The fast path for files of puzzles: each shape's full exact-cover matrix is
@@ -90,7 +94,9 @@ def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
 
     The results are those of the per-puzzle functions (:func:`solve`,
     :func:`count`, which search the same matrix): the same solutions in the same
-    order, node counts and budgets (``max_nodes`` applies to each puzzle).
+    order, node counts and budgets (``max_nodes`` applies to each puzzle;
+    ``timeout`` is seconds for the whole batch, after which the puzzles left are
+    unknown).
     Illegal givens are caught there too: a given whose option an earlier given
     has already removed shares a unit and digit with it, which is exactly what
     :func:`is_legal` rejects.
@@ -107,7 +113,7 @@ def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
     """
     _check_limit(limit)
     total, groups = _group_puzzles(puzzles, box, shape)
-    _run_groups(groups, limit, max_nodes, engine)
+    _run_groups(groups, limit, max_nodes, engine, timeout)
     out: list[Outcome] = [None] * total   # type: ignore[list-item]
     for group in groups:
         texts = _solution_texts(group)
@@ -120,7 +126,8 @@ def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
 
 def solve_lines(lines: Iterable[str], *, unique: bool = False,
                 box: tuple[int, int] | None = None, shape: Shape | None = None,
-                max_nodes: int | None = None, engine: _Engine | None = None) -> list[str | None]:
+                max_nodes: int | None = None, engine: _Engine | None = None,
+                timeout: float | None = None) -> list[str | None]:
     """The solved line of each one-line puzzle, or None: the fastest way through a file.
 
     No :class:`Grid` is made for a clean one-line puzzle. With ``unique=True`` the
@@ -135,25 +142,26 @@ def solve_lines(lines: Iterable[str], *, unique: bool = False,
     [None]
     """
     total, groups = _group_puzzles(lines, box, shape)
-    _run_groups(groups, 2 if unique else 1, max_nodes, engine)
+    _run_groups(groups, 2 if unique else 1, max_nodes, engine, timeout)
     out: list[str | None] = [None] * total
     for group in groups:
         for k, text in zip(group.index, _solution_texts(group, unique), strict=True):
             out[k] = text
-    _budget_check(groups, max_nodes, out)
+    _budget_check(groups, max_nodes, timeout, out)
     return out
 
 
 def solve_many(puzzles: Iterable[PuzzleLike], *, box: tuple[int, int] | None = None,
                shape: Shape | None = None, max_nodes: int | None = None,
-               engine: _Engine | None = None) -> list[Grid | None]:
+               engine: _Engine | None = None, timeout: float | None = None
+               ) -> list[Grid | None]:
     """:func:`solve` for many puzzles (see :func:`batch`): a Grid or None for each.
 
     >>> [str(g) for g in solve_many(["1..." "..3." ".4.." "...2", [0] * 16])]
     ['1324423124133142', '1234341221434321']
     """
     total, groups = _group_puzzles(puzzles, box, shape)
-    _run_groups(groups, 1, max_nodes, engine)
+    _run_groups(groups, 1, max_nodes, engine, timeout)
     out: list[Grid | None] = [None] * total
     for group in groups:
         m = group.shape.size ** 2
@@ -162,13 +170,14 @@ def solve_many(puzzles: Iterable[PuzzleLike], *, box: tuple[int, int] | None = N
             if code > 0:
                 givens = tuple(v != 0 for v in blob[j * m:(j + 1) * m])
                 out[k] = Grid._make(tuple(sols[j * m:(j + 1) * m]), group.shape, givens)
-    _budget_check(groups, max_nodes, out)
+    _budget_check(groups, max_nodes, timeout, out)
     return out
 
 
 def count_many(puzzles: Iterable[PuzzleLike], limit: int | None = None, *,
                box: tuple[int, int] | None = None, shape: Shape | None = None,
-               max_nodes: int | None = None, engine: _Engine | None = None) -> list[int]:
+               max_nodes: int | None = None, engine: _Engine | None = None,
+               timeout: float | None = None) -> list[int]:
     """:func:`count` for many puzzles (see :func:`batch`); 0 for an illegal one.
 
     >>> count_many(["." * 16, "1..." "..3." ".4.." "...."], limit=100)
@@ -176,29 +185,30 @@ def count_many(puzzles: Iterable[PuzzleLike], limit: int | None = None, *,
     """
     _check_limit(limit)
     total, groups = _group_puzzles(puzzles, box, shape)
-    _run_groups(groups, limit, max_nodes, engine)
+    _run_groups(groups, limit, max_nodes, engine, timeout)
     out: list[int] = [0] * total
     for group in groups:
         for k, code in zip(group.index, group.codes, strict=True):
             out[k] = max(code, 0)
-    _budget_check(groups, max_nodes,
+    _budget_check(groups, max_nodes, timeout,
                   [None if c == _OUT_OF_BUDGET else max(c, 0) for c in _in_order(groups, total)])
     return out
 
 
 def classify_many(puzzles: Iterable[PuzzleLike], *, box: tuple[int, int] | None = None,
                   shape: Shape | None = None, max_nodes: int | None = None,
-                  engine: _Engine | None = None) -> list[Verdict]:
+                  engine: _Engine | None = None, timeout: float | None = None
+                  ) -> list[Verdict]:
     """:func:`classify` for many puzzles (see :func:`batch`).
 
     >>> [v.value for v in classify_many(["1..." "..3." ".4.." "...2", "." * 16, "11" + "." * 14])]
     ['Unique', 'Ambiguous', 'Illegal']
     """
     total, groups = _group_puzzles(puzzles, box, shape)
-    _run_groups(groups, 2, max_nodes, engine)
+    _run_groups(groups, 2, max_nodes, engine, timeout)
     codes = _in_order(groups, total)
     out = [Verdict.ILLEGAL if c == _CLASH else _BY_COUNT[min(c, 2)] for c in codes]
-    _budget_check(groups, max_nodes,
+    _budget_check(groups, max_nodes, timeout,
                   [None if c == _OUT_OF_BUDGET else v for c, v in zip(codes, out, strict=True)])
     return out
 
@@ -212,8 +222,12 @@ def _check_limit(limit: int | None) -> None:
         raise ValueError(f"limit must be a positive whole number or None, not {limit!r}")
 
 
-def _budget_check(groups: list[_Group], max_nodes: int | None, answers: list[Any]) -> None:
-    """Raise BudgetExceeded (``found``: the answers, None where unknown) if a budget ran out."""
+def _budget_check(groups: list[_Group], max_nodes: int | None, timeout: float | None,
+                  answers: list[Any]) -> None:
+    """Raise BudgetExceeded (``found``: the answers, None where unknown) if a node budget
+    or the time ran out."""
+    if any(group.timed_out for group in groups):
+        raise dlx.BudgetExceeded(None, answers, timeout=timeout)
     if any(c == _OUT_OF_BUDGET for group in groups for c in group.codes):
         raise dlx.BudgetExceeded(max_nodes or 0, answers)
 
@@ -257,7 +271,8 @@ def _group_puzzles(puzzles: Iterable[PuzzleLike], box: tuple[int, int] | None,
             s = p.strip()
             size = len(s)
             n = expect if expect is not None else _SIZE_OF_COUNT.get(size, 0)
-            if n and size == n * n and n <= 35:
+            # (16x16 text with a 0 may be the 0-9A-F notation: the parser decides)
+            if n and size == n * n and n <= 35 and not (n == 16 and "0" in s):
                 group = by_size.get(n)
                 if group is None:
                     sh = shape if shape is not None else _standard_of(n, box, k)
@@ -321,10 +336,13 @@ def _grid_of(p: PuzzleLike, box: tuple[int, int] | None, shape: Shape | None, k:
 
 
 def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
-                engine: _Engine | None) -> None:
+                engine: _Engine | None, timeout: float | None = None) -> None:
     """Search every group on its shape's full matrix (:func:`matrix.prepared`), the
-    givens of each puzzle forced, in one batch per group."""
+    givens of each puzzle forced, in one batch per group (``timeout``: seconds for
+    all of them)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
     for group in groups:
+        left = None if deadline is None else max(deadline - time.monotonic(), 1e-9)
         shape = group.shape
         m = shape.size ** 2
         blob = group.blob
@@ -332,9 +350,10 @@ def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
         forced = ix.forced
         answers = prepared(shape, engine).batch(
             [forced(blob[j:j + m]) for j in range(0, len(blob), m)],
-            limit=limit, max_nodes=max_nodes, indices=True)
+            limit=limit, max_nodes=max_nodes, timeout=left, indices=True)
         out = bytearray(blob)
         for j, a in enumerate(answers):
+            group.timed_out = group.timed_out or a.timed_out
             group.codes.append(_CLASH if a.clash else _OUT_OF_BUDGET if a.out_of_budget
                                else a.found)
             group.nodes.append(a.nodes)

@@ -184,8 +184,8 @@ def _one_line_values(text: str, box: tuple[int, int] | None,
     None for anything else, which the full parser reads (or reports)."""
     s = text.strip()
     n = shape.size if shape is not None else _SIZE_OF_COUNT.get(len(s), 0)
-    if not n or n > 35 or len(s) != n * n or not s.isascii():
-        return None
+    if not n or n > 35 or len(s) != n * n or not s.isascii() or (n == 16 and "0" in s):
+        return None                         # (16x16 with 0s: the parser tells the notation)
     cells = s.encode("ascii").translate(_CELL_OF_BYTE)
     if cells.translate(None, bytes(range(n + 1))):
         return None                         # a character that is no cell of this size
@@ -207,6 +207,11 @@ def _parse_lines(lines: list[tuple[int, str]], box: tuple[int, int] | None,
 
 def _values_from_sequence(values: Sequence[Any], box: tuple[int, int] | None,
                           shape: Shape | None) -> tuple[tuple[int, ...], Shape]:
+    """The cells of a board: a flat or nested sequence of ints, of one-character strings
+    (``"5"``, ``"."``), of row strings, or an array with ``tolist()`` (numpy)."""
+    rows = _board_rows(values)
+    if rows is not None:
+        return _values_from_text(rows, box, shape)
     items = _flat_items(values)
     count = len(items)
     if shape is not None:
@@ -227,13 +232,72 @@ def _values_from_sequence(values: Sequence[Any], box: tuple[int, int] | None,
     return tuple(out), shape
 
 
-def _flat_items(values: Sequence[Any]) -> list[Any]:
-    """The cells of a flat sequence, or of a nested one (rows of equal length, checked)."""
+def _listed(values: Any) -> list[Any]:
+    """``values`` as a list: an array's ``tolist()`` (numpy, never imported here), or
+    ``list(values)``."""
+    tolist = getattr(values, "tolist", None)
+    if callable(tolist) and not isinstance(values, (list, tuple)):
+        values = tolist()
+        if not isinstance(values, list):
+            raise SudokuFormatError("expected a board, got a single value")
     try:
-        items = list(values)
+        return list(values)
     except TypeError:
         raise SudokuFormatError(
             f"expected a sequence of ints or text, got {type(values).__name__}") from None
+
+
+def _board_rows(values: Sequence[Any]) -> list[str] | None:
+    """A board with text in it as lines of text for the parser (None: a board of ints).
+
+    Row strings (``"53..7...."``) are lines as they are; one-character strings
+    (``"5"``, ``"."``) in a flat list make one line; rows of cells (strings, or ints
+    beside strings) become lines of space-separated cells.
+    """
+    items = _listed(values)
+    if items and all(isinstance(x, str) for x in items):
+        if all(len(x) == 1 for x in items):
+            return ["".join(items)]
+        return items
+    if not items or isinstance(items[0], (str, bytes, int)) or \
+            not hasattr(items[0], "__iter__"):
+        return None
+    rows = [_listed(row) if not isinstance(row, (str, bytes)) else [row] for row in items]
+    if not any(isinstance(v, str) for row in rows for v in row):
+        return None
+    cells = [[_cell_text(v, r, c) for c, v in enumerate(row)] for r, row in enumerate(rows)]
+    if any(len(t) > 1 for row in cells for t in row):      # numbers: blanks are 0
+        cells = [["0" if t == "." else t for t in row] for row in cells]
+    return [" ".join(row) for row in cells]
+
+
+def _cell_text(v: Any, r: int, c: int) -> str:
+    """A board cell as text: ``"5"``, ``"."`` for an empty string, ``"12"`` for the int 12."""
+    if isinstance(v, str):
+        t = v.strip() or "."
+        if len(t.split()) == 1:
+            return t
+    elif isinstance(v, int) and not isinstance(v, bool):
+        return str(v)
+    raise SudokuFormatError(f"cell r{r + 1}c{c + 1}: expected a digit, '.' or an int, got"
+                            f" {v!r}")
+
+
+def _values_from_text(rows: list[str], box: tuple[int, int] | None,
+                      shape: Shape | None) -> tuple[tuple[int, ...], Shape]:
+    """Parse the lines of a board (:func:`_board_rows`); errors name the row."""
+    lines = list(enumerate(rows, 1))
+    try:
+        return _parse_cells(lines, box, shape)
+    except SudokuFormatError as e:
+        if len(rows) == 1 or e.line is None:
+            raise
+        raise SudokuFormatError(f"row {e.line}: {e.reason}") from None
+
+
+def _flat_items(values: Sequence[Any]) -> list[Any]:
+    """The cells of a flat sequence, or of a nested one (rows of equal length, checked)."""
+    items = _listed(values)
     nested = bool(items) and not isinstance(items[0], int) and hasattr(items[0], "__len__") \
         and not isinstance(items[0], str)
     if not nested:
@@ -242,7 +306,7 @@ def _flat_items(values: Sequence[Any]) -> list[Any]:
     for r, row in enumerate(items):
         if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
             raise SudokuFormatError(f"row {r + 1} is not a sequence of ints: {row!r}")
-        row_values = list(row)
+        row_values = _listed(row)
         if len(row_values) != len(items):
             raise SudokuFormatError(
                 f"row {r + 1} has {len(row_values)} cells; a {len(items)}x{len(items)} grid"
@@ -275,10 +339,18 @@ PuzzleLike = Union[Grid, str, Sequence[Any]]  # noqa: UP007 - a runtime alias on
 
 def as_grid(puzzle: PuzzleLike, box: tuple[int, int] | None = None,
             shape: Shape | None = None) -> Grid:
-    """A :class:`Grid` from a Grid, text, or a flat or nested sequence of ints.
+    """A :class:`Grid` from a Grid, text, or a board: a flat or nested sequence of ints,
+    of one-character strings (LeetCode 37's ``"5"`` and ``"."``), of row strings, or a
+    numpy array of either (read through its ``tolist()``).
 
     >>> as_grid([0] * 16).size
     4
+    >>> as_grid([["1", ".", ".", "."], [".", ".", "3", "."], [".", "4", ".", "."],
+    ...          [".", ".", ".", "2"]])
+    Grid('1.....3..4.....2')
+    >>> as_grid(["1...", "..3.", ".4..", "...2"]) == as_grid([[1, 0, 0, 0], [0, 0, 3, 0],
+    ...                                                      [0, 4, 0, 0], [0, 0, 0, 2]])
+    True
     """
     if isinstance(puzzle, Grid):
         if (shape is not None and shape != puzzle.shape) or \

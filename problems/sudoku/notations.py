@@ -5,6 +5,19 @@ Accepted: N*N characters on one line (``.`` or ``0`` blanks; ``1``-``9`` then
 ``|``, ``-``, ``+`` rules, ``.sdk`` files with ``#`` lines, and space-separated
 numbers.  The functions here work on text and values; :mod:`.grid` wraps them
 in a :class:`~problems.sudoku.Grid`.
+
+16x16 grids written a character per cell come in two notations, told apart by
+their characters:
+
+* ``1``-``9`` then ``A``-``G`` (G is 16), blanks ``.`` or ``0``: ours (``str(grid)``
+  writes it), and the one used whenever a ``G`` appears or no ``0`` does;
+* ``0``-``9`` then ``A``-``F`` (hexadecimal: ``0`` is the first digit, F the
+  sixteenth), blanks ``.``: read so when ``0`` appears with ``.`` blanks and no
+  ``G`` (and no row holds two ``0``, which only blanks can do).
+
+A grid with ``0`` but neither ``G`` nor ``.``, and no row with two ``0``, fits
+both (``0`` as a blank, or as a digit of a full grid) and is refused with a
+message rather than guessed.
 """
 
 from __future__ import annotations
@@ -22,6 +35,9 @@ for _k in range(26):
     _CHAR_VALUE[chr(ord("a") + _k)] = 10 + _k
 _VALUE_CHAR = ".123456789" + "".join(chr(ord("A") + k) for k in range(26))
 _RULE_CHARS = frozenset("-+=|")
+# Hexadecimal 16x16 notation: "0"-"9", "A"-"F" are the sixteen digits 1..16.
+_HEX_VALUE: dict[str, int] = {ch: k + 1 for k, ch in enumerate("0123456789ABCDEF")}
+_HEX_VALUE.update({ch.lower(): v for ch, v in _HEX_VALUE.items() if ch.isalpha()})
 # Byte of a one-line notation -> cell value (255: not a cell character).
 _CELL_OF_BYTE = bytes(_CHAR_VALUE.get(chr(b), 255) for b in range(256))
 # Cell value -> byte of the one-line notation.
@@ -85,10 +101,20 @@ def _small_int(token: str) -> int:
 
 def _line_cells(s: str) -> int:
     """How many cells a content line holds, read on its own."""
+    return _line_shape(s)[0]
+
+
+def _line_shape(s: str) -> tuple[int, int, bool]:
+    """A content line read on its own: (cells, largest value, one cell per token?).
+
+    The largest value is -1 when some character is no cell (the parser reports it).
+    """
     toks = [t for _, t in _tokens(s)]
     if _numbers_mode(toks, None):
-        return len(toks)
-    return sum(len(t) for t in toks)
+        return len(toks), max(_small_int(t) for t in toks), True
+    values = [_CHAR_VALUE.get(ch, -1) for t in toks for ch in t]
+    top = -1 if -1 in values else max(values, default=0)
+    return len(values), top, len(toks) == len(values) > 1
 
 
 def _parse_cells(lines: list[tuple[int, str]], box: tuple[int, int] | None,
@@ -108,6 +134,8 @@ def _parse_cells(lines: list[tuple[int, str]], box: tuple[int, int] | None,
     n = expect if expect is not None else _SIZE_OF_COUNT.get(total, 0)
     if not n or total != n * n:
         _raise_count(total, per_line, n)
+    if n == 16 and not numbers:
+        cells = _sixteen(cells)
     _check_range(cells, n, numbers)
     if shape is None:
         try:
@@ -152,6 +180,25 @@ def _token_cells(tok: str, lineno: int, col: int, numbers: bool) -> list[_Cell]:
             raise SudokuFormatError(why, lineno, col + k + 1)
         out.append((v, lineno, col + k + 1, ch))
     return out
+
+
+def _sixteen(cells: list[_Cell]) -> list[_Cell]:
+    """The cells of a 16x16 grid written a character per cell, in whichever of the two
+    notations (1-9A-G or 0-9A-F) its characters say; ambiguous grids are refused."""
+    texts = [t for _, _, _, t in cells]
+    if "0" not in texts or "G" in texts or "g" in texts:
+        return cells                        # 1-9A-G, blanks . or 0
+    zeros = [k // 16 for k, t in enumerate(texts) if t == "0"]
+    if len(set(zeros)) < len(zeros):
+        return cells                        # a row with two 0s: 0 is a blank
+    if "." in texts:                        # 0-9A-F, blanks .
+        return [(_HEX_VALUE.get(t, 0 if t == "." else v), line, col, t)
+                for v, line, col, t in cells]
+    _, line, col, _ = cells[texts.index("0")]
+    raise SudokuFormatError(
+        "this 16x16 grid has 0s but no G and no '.': is 0 a blank (digits 1-9 then A-G) or"
+        " the digit 0 (digits 0-9 then A-F)? Write 16 as G, or write blanks as '.' for 0-F",
+        line, col)
 
 
 def _check_range(cells: list[_Cell], n: int, numbers: bool) -> None:

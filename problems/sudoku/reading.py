@@ -7,7 +7,7 @@ from typing import IO, NamedTuple
 
 from .errors import SudokuFormatError
 from .grid import Grid, _parse_lines
-from .notations import _CELL_OF_BYTE, _is_rule, _line_cells
+from .notations import _CELL_OF_BYTE, _is_rule, _line_shape
 from .shapes import _SIZE_OF_COUNT, SIZES, Shape, _expected_size
 
 __all__ = ["Entry", "MAX_LINE", "read_puzzles"]
@@ -33,9 +33,15 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
     """Puzzles of a batch: one per line, or grids of N lines separated by blank lines.
 
     Blank lines and ``#`` comments are skipped, and a line ``end`` ends the input
-    (the AcWing 166 judge format).  A malformed puzzle gives an Entry with the
-    error (its line number included); reading goes on with the next puzzle.
-    A 16-character line is a 4x4 puzzle unless ``box``/``shape`` say 16x16.
+    (the AcWing 166 judge format).  A first line holding one number is the number
+    of puzzles that follow (as many judges write it): a different number is
+    reported as a last Entry with the error.  A malformed puzzle gives an Entry
+    with the error (its line number included); reading goes on with the next puzzle.
+
+    Without ``box`` or ``shape``, a grid's size comes from its lines: a line of N
+    cells starts an N-line grid, except that a line of 16 cells is a whole 4x4
+    puzzle unless a value above 4 makes it a row of a 16x16 grid, or it is written
+    one cell per number and 15 more such lines follow it.
 
     >>> text = '''# two puzzles
     ... 1.....3..4.....2
@@ -47,6 +53,10 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
     ... 1234'''
     >>> [(e.line, str(e.grid)) for e in read_puzzles(text)]
     [(2, '1.....3..4.....2'), (3, '1.....3..4.....2')]
+    >>> [e.grid.size for e in read_puzzles("\\n".join(["0 " * 16] * 16))]
+    [16]
+    >>> [str(e.error) for e in read_puzzles("3\\n1.....3..4.....2\\n")]
+    ['None', 'line 1: the first line announces 3 puzzles, but the input has 1']
     """
     if isinstance(source, str):
         source = source.splitlines(keepends=True)
@@ -55,13 +65,29 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
     block: _Block = []
     want = 0      # rows the current block needs
     have = 0      # content rows in it so far
+    tentative = False   # a block of 16-cell lines that may be 4x4 puzzles after all
+    announced: tuple[int, int] | None = None      # (line, number of puzzles)
+    first = True
+    candidate: tuple[int, str] | None = None    # a first line that may be a count
+    seen = 0
+
+    def close(reason: str) -> list[Entry]:
+        """The entries of a block cut short: each line a puzzle of its own if the
+        block was a guess, else the broken grid."""
+        if tentative:
+            return [_entry([(n, text)], box, shape) for n, text in block if not _is_rule(text)]
+        return [_broken(block, reason)]
+
     for lineno, raw, too_long in _numbered_lines(source):
         line = raw.rstrip("\r\n")
         s = line.strip()
         if too_long:
             if block:
-                yield _broken(block, f"grid broken by an over-long line {lineno}")
-                block, have = [], 0
+                done = close(f"grid broken by an over-long line {lineno}")
+                seen += len(done)
+                yield from done
+                block, have, tentative = [], 0, False
+            seen += 1
             yield Entry(lineno, s[:80], None,
                         SudokuFormatError(f"line longer than {MAX_LINE} characters", lineno))
             continue
@@ -69,34 +95,68 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
             break
         if not s:
             if block:
-                yield _broken(block, f"grid ends after {have} of {want} rows")
-                block, have = [], 0
+                done = close(f"grid ends after {have} of {want} rows")
+                seen += len(done)
+                yield from done
+                block, have, tentative = [], 0, False
             continue
         if s.startswith("#"):
             continue
+        if first:
+            first = False
+            if s.isascii() and s.isdigit() and len(s) <= 7:
+                if len(s) == expect or (expect is None and len(s) in SIZES):
+                    candidate = (lineno, line)      # "1000": a count, or a grid's first row?
+                else:
+                    announced = (lineno, int(s))
+                continue
+        elif candidate is not None:
+            if _is_rule(line) or _line_shape(s)[0] == len(candidate[1].strip()):
+                block, want, have = [candidate], len(candidate[1].strip()), 1
+            else:
+                announced = (candidate[0], int(candidate[1]))
+            candidate = None
         if _is_rule(line):
             if block:
                 block.append((lineno, line))
             continue
+        if block and tentative:
+            k, top, spaced = _line_shape(s)
+            if k != 16 or not spaced or top < 0:      # not a 16x16 row: undo the guess
+                done = close("")
+                seen += len(done)
+                yield from done
+                block, have, tentative = [], 0, False
         if block:
             block.append((lineno, line))
             have += 1
             if have == want:
+                seen += 1
                 yield _entry(block, box, shape)
-                block, have = [], 0
+                block, have, tentative = [], 0, False
             continue
         # The common case first: one puzzle on one line, every character a cell.
         fast = _one_line_grid(s, expect, box, shape, shapes)
         if fast is not None:
+            seen += 1
             yield Entry(lineno, line, fast, None)
             continue
-        rows = _rows_of(s, expect)
+        rows, tentative = _rows_of(s, expect)
         if rows <= 1:
+            seen += 1
             yield _entry([(lineno, line)], box, shape)
         else:
             block, want, have = [(lineno, line)], rows, 1
     if block:
-        yield _broken(block, f"grid ends after {have} of {want} rows")
+        done = close(f"grid ends after {have} of {want} rows")
+        seen += len(done)
+        yield from done
+    if candidate is not None:
+        announced = (candidate[0], int(candidate[1]))
+    if announced is not None and announced[1] != seen:
+        where, n = announced
+        yield Entry(where, str(n), None, SudokuFormatError(
+            f"the first line announces {n:,} puzzles, but the input has {seen:,}", where))
 
 
 def _numbered_lines(source: IO[str] | Iterable[str]) -> Iterator[tuple[int, str, bool]]:
@@ -142,8 +202,8 @@ def _one_line_grid(s: str, expect: int | None, box: tuple[int, int] | None,
                    shape: Shape | None, shapes: dict[int, Shape]) -> Grid | None:
     """The Grid of a clean one-line puzzle (a cell character each), else None: the parser's."""
     n = expect if expect is not None else _SIZE_OF_COUNT.get(len(s), 0)
-    if not (n and len(s) == n * n and n <= 35):
-        return None
+    if not (n and len(s) == n * n and n <= 35) or (n == 16 and "0" in s):
+        return None                         # (16x16 with 0s: the parser tells the notation)
     cells = s.encode("ascii", "replace").translate(_CELL_OF_BYTE)
     if cells.translate(None, bytes(range(n + 1))):
         return None
@@ -156,13 +216,16 @@ def _one_line_grid(s: str, expect: int | None, box: tuple[int, int] | None,
     return Grid._make(tuple(cells), fast)
 
 
-def _rows_of(s: str, expect: int | None) -> int:
-    """How many lines the grid starting with line ``s`` takes (1: a one-line puzzle)."""
-    k = _line_cells(s)
+def _rows_of(s: str, expect: int | None) -> tuple[int, bool]:
+    """How many lines the grid starting with line ``s`` takes (1: a one-line puzzle), and
+    whether that is a guess to undo if the grid does not follow (see :func:`read_puzzles`)."""
+    k, top, spaced = _line_shape(s)
     if expect is not None:
         one_line = k == expect * expect or k != expect
-        rows = expect
-    else:
-        one_line = k in _SIZE_OF_COUNT or k not in SIZES
-        rows = k
-    return 1 if one_line else rows
+        return (1 if one_line else expect), False
+    if k in SIZES and k in _SIZE_OF_COUNT:      # 16: a 4x4 puzzle, or a 16x16 row?
+        if top > _SIZE_OF_COUNT[k]:
+            return k, False
+        return (k, True) if spaced else (1, False)
+    one_line = k in _SIZE_OF_COUNT or k not in SIZES
+    return (1 if one_line else k), False

@@ -1,0 +1,970 @@
+"""Generate Sudoku puzzles with exactly one solution: minimal, symmetric, rated.
+
+:func:`generate` makes a random full grid, then removes givens in a random
+order (whole symmetry orbits at a time when ``symmetry`` is set) while the
+puzzle keeps exactly one solution.  One pass over every cell gives a *minimal*
+puzzle: no given can be taken away without a second solution appearing.  The
+same ``seed`` gives the same puzzle (with the same library version), and
+:func:`generate_many` makes many of them faster than one at a time.
+
+>>> from problems import sudoku
+>>> p = generate(box=(3, 3), seed=1)
+>>> sudoku.count(p, limit=2), is_minimal(p)
+(1, True)
+>>> p == generate(box=(3, 3), seed=1)
+True
+>>> q = generate(box=(2, 2), seed=7, symmetry="rot180")
+>>> all((v == 0) == (q.values[15 - i] == 0) for i, v in enumerate(q.values))
+True
+>>> [str(g) for g in generate_many(2, box=(2, 2), seed=7)] == [
+...     str(generate(box=(2, 2), seed=7)), str(generate(box=(2, 2), seed=8))]
+True
+
+How uniqueness is checked cheaply (the cost of generating is those checks):
+
+* A given that its peers force back (a naked single: every other digit is in
+  its row, column or box; or a hidden single: no other cell of one of its units
+  can take the digit) is removed with no search at all: the puzzle has exactly
+  the solutions it had.  Removing givens never makes a single appear, so the
+  givens that fail this test are checked only after the whole pass.
+* A given that is the last one left in an *unavoidable set* of the solution
+  (cells whose digits can be rearranged into another full grid: here the
+  cycles of digits between two rows of a band, or two columns of a stack) must
+  stay, with no search either.
+* The others are searched: the puzzle's givens less the one to remove are
+  forced options of the shape's full matrix (:mod:`problems.sudoku.matrix`),
+  searched to a second solution.  A given whose removal gives two solutions
+  can never be removed later (fewer givens only allow more solutions), so one
+  pass proves minimality.
+
+For a 9x9 grid about 24 of the 81 givens need a search, some 20 microseconds
+each with the compiled core; the unavoidable sets spare about 10 more.
+:func:`generate_many` makes several puzzles side by side and sends their
+searches to the engine together (one :meth:`dlx.Prepared.batch`), which saves
+the cost of a call per search; the puzzles are those :func:`generate` makes
+with the same seeds.  Up to 16x16 every check finishes; from 25x25 up the last
+checks of a minimal puzzle take minutes each, so by default they get a node
+budget (``max_nodes``) and a given whose check runs out stays: the puzzle is
+unique, but not proven minimal.
+
+With ``symmetry``, minimal means that no whole orbit can be removed; a single
+given of an orbit might still be (:func:`is_minimal` checks single givens).
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import os
+import random
+from collections.abc import Collection, Generator, Iterator, Sequence
+from concurrent.futures import Executor, Future
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any, Literal, NamedTuple, TypeVar
+
+import dlx
+
+from .grid import Grid, PuzzleLike, as_grid
+from .matrix import indices, prepared
+from .rate import Layout, Level, NotUniqueError, layout, rate, unique_solution
+from .shapes import Shape
+
+__all__ = ["SYMMETRIES", "GenerateError", "generate", "generate_many", "minimize",
+           "is_minimal", "random_grid", "orbits"]
+
+#: The symmetries of the pattern of givens :func:`generate` knows.
+SYMMETRIES: tuple[str, ...] = ("none", "rot180", "rot90", "mirror", "diagonal", "antidiagonal")
+
+#: What a puzzle in the making asks the engine: forced sets (option indices of the
+#: shape's full matrix), the limit and the node budget of their searches.
+_Request = tuple[list[list[int]], int, "int | None"]
+_T = TypeVar("_T")
+#: A puzzle in the making: it yields requests and is sent back their answers.
+_Steps = Generator[_Request, list[dlx.Answer], _T]
+
+
+class GenerateError(dlx.ExactCoverError):
+    """No puzzle met the request (its level or number of givens) within the tries allowed.
+
+    It is a :class:`ValueError` (through :class:`dlx.ExactCoverError`).
+    """
+
+
+@lru_cache(maxsize=64)
+def orbits(n: int, symmetry: str | None) -> tuple[tuple[int, ...], ...]:
+    """The cells of an N x N grid (row-major numbers) grouped in orbits of ``symmetry``.
+
+    ``rot180``: a half turn; ``rot90``: quarter turns; ``mirror``: left-right;
+    ``diagonal``: the main diagonal (transpose); ``antidiagonal``; ``none`` or None.
+
+    >>> orbits(3, "rot180")
+    ((0, 8), (1, 7), (2, 6), (3, 5), (4,))
+    >>> orbits(2, "rot90")
+    ((0, 1, 2, 3),)
+    """
+    name = "none" if symmetry is None else symmetry
+    if name not in SYMMETRIES:
+        raise ValueError(f"unknown symmetry {symmetry!r}; use one of {', '.join(SYMMETRIES)}")
+    m = n - 1
+
+    def images(r: int, c: int) -> list[tuple[int, int]]:
+        if name == "rot180":
+            return [(m - r, m - c)]
+        if name == "rot90":
+            return [(c, m - r), (m - r, m - c), (m - c, r)]
+        if name == "mirror":
+            return [(r, m - c)]
+        if name == "diagonal":
+            return [(c, r)]
+        if name == "antidiagonal":
+            return [(m - c, m - r)]
+        return []
+
+    seen: set[int] = set()
+    out: list[tuple[int, ...]] = []
+    for i in range(n * n):
+        if i in seen:
+            continue
+        r, c = divmod(i, n)
+        orbit = {i} | {a * n + b for a, b in images(r, c)}
+        seen |= orbit
+        out.append(tuple(sorted(orbit)))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- the engine's side
+
+
+def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1
+           ) -> Iterator[tuple[int, _T | None, Exception | None]]:
+    """Run puzzles in the making side by side: ``(position, result, error)`` as each ends.
+
+    Up to ``at_once`` tasks are live.  Each round sends every live task's
+    request to the engine, those with the same limit and budget in one
+    :meth:`dlx.Prepared.batch`, and hands each task its answers.  A task's result
+    does not depend on the others (its answers are those of its own searches),
+    so a task run alone ends the same way.  A new task starts only while it is
+    less than ``4 * at_once`` places ahead of the first unfinished one.
+    """
+    full = prepared(shape)
+    live: list[tuple[int, _Steps[_T], _Request]] = []
+    started, unfinished, more = 0, 0, True
+    ended: set[int] = set()
+
+    def end(k: int) -> None:
+        nonlocal unfinished
+        ended.add(k)
+        while unfinished in ended:
+            ended.discard(unfinished)
+            unfinished += 1
+
+    while True:
+        while more and len(live) < at_once and started < unfinished + 4 * at_once:
+            task = next(tasks, None)
+            if task is None:
+                more = False
+                break
+            k, started = started, started + 1
+            try:
+                live.append((k, task, next(task)))
+            except StopIteration as stop:
+                end(k)
+                yield k, stop.value, None
+            except Exception as error:
+                end(k)
+                yield k, None, error
+        if not live:
+            return
+        groups: dict[tuple[int, int | None], list[tuple[int, _Steps[_T], list[list[int]]]]] = {}
+        for k, task, (sets, limit, budget) in live:
+            groups.setdefault((limit, budget), []).append((k, task, sets))
+        live = []
+        for (limit, budget), asks in groups.items():
+            answers = full.batch([s for _, _, sets in asks for s in sets], limit=limit,
+                                 max_nodes=budget, indices=True)
+            at = 0
+            for k, task, sets in asks:
+                mine = answers[at:at + len(sets)]
+                at += len(sets)
+                try:
+                    live.append((k, task, task.send(mine)))
+                except StopIteration as stop:
+                    end(k)
+                    yield k, stop.value, None
+                except Exception as error:
+                    end(k)
+                    yield k, None, error
+
+
+def _run(shape: Shape, task: _Steps[_T]) -> _T:
+    """Run one puzzle in the making to its end (raising what it raises)."""
+    for _, result, error in _drive(shape, iter([task])):
+        if error is not None:
+            raise error
+        return result  # type: ignore[return-value]
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- full grids
+
+
+def random_grid(shape: Shape | None = None, *, box: tuple[int, int] | None = None,
+                seed: int | random.Random | None = None) -> Grid:
+    """A random solved grid of ``shape`` (or ``box``; default 9x9).
+
+    Some cells get random digits that break no rule (each box on the main
+    diagonal of a standard grid with square boxes a random permutation, else an
+    eighth of the cells), and the search completes them (trying again, within a
+    node budget, if it cannot).  The grids are varied, but not uniformly
+    distributed over all full grids.
+
+    >>> from problems import sudoku
+    >>> g = random_grid(box=(2, 3), seed=3)
+    >>> g.is_complete(), sudoku.is_legal(g), g == random_grid(box=(2, 3), seed=3)
+    (True, True, True)
+    """
+    shape = _shape_of(shape, box)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    return Grid(_run(shape, _random_solution(shape, rng)), shape=shape)
+
+
+@lru_cache(maxsize=64)
+def _diagonal_boxes(shape: Shape) -> tuple[tuple[int, ...], ...] | None:
+    """The cells of the boxes on the main diagonal of a standard grid with square boxes
+    (no two share a row, column or box, so any filling of them is legal), else None."""
+    if shape.box is None or shape.box[0] != shape.box[1] or shape.size > 16 \
+            or shape != Shape.standard(shape.size, shape.box):
+        return None
+    n, b = shape.size, shape.box[0]
+    return tuple(tuple((k * b + r) * n + k * b + c for r in range(b) for c in range(b))
+                 for k in range(n // b))
+
+
+def _random_solution(shape: Shape, rng: random.Random) -> _Steps[list[int]]:
+    """A random full grid: random digits in some cells, completed by the search.
+
+    Standard grids with square boxes up to 16x16 start from the boxes on the
+    diagonal, each filled with a random permutation (always completable for
+    9x9); other shapes, or a start the search cannot complete within its
+    budget, from an eighth of the cells with random legal digits, relabelled
+    after the search."""
+    lay = layout(shape)
+    n = lay.n
+    ix = indices(shape)
+    units_of = lay.units_of
+    budget = 2000 * n * n
+    boxes = _diagonal_boxes(shape)
+    if boxes is not None:
+        values = [0] * (n * n)
+        digits = list(range(1, n + 1))
+        for cells in boxes:
+            rng.shuffle(digits)
+            for i, d in zip(cells, digits, strict=True):
+                values[i] = d
+        (answer,) = yield [ix.forced(values)], 1, budget
+        if answer.first is not None:
+            return list(ix.values(answer.first))  # type: ignore[arg-type]
+    for attempt in range(100):
+        k = max(1, (n * n // 8) >> (attempt // 10))   # fewer random givens after failures
+        values = [0] * (n * n)
+        mask = [0] * len(lay.unit_cells)
+        for i in rng.sample(range(n * n), k):
+            seen = 0
+            for u in units_of[i]:
+                seen |= mask[u]
+            free = [d for d in range(1, n + 1) if not seen >> d & 1]
+            if not free:
+                continue
+            d = rng.choice(free)
+            values[i] = d
+            for u in units_of[i]:
+                mask[u] |= 1 << d
+        (answer,) = yield [ix.forced(values)], 1, budget
+        if answer.first is not None:
+            digits = list(range(1, n + 1))
+            rng.shuffle(digits)
+            return [digits[v - 1] for v in ix.values(answer.first)]  # type: ignore[arg-type]
+    raise GenerateError(f"no full grid of {shape!r} found in 100 attempts")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- unavoidable sets
+
+
+class _LinePair(NamedTuple):
+    """Two lines, their cells in the order of the crossing lines, and their uneven units."""
+
+    digits_one: itemgetter[Any]       # the grid's digits along each line
+    digits_two: itemgetter[Any]
+    one: tuple[int, ...]
+    two: tuple[int, ...]
+    bits: tuple[int, ...]             # the bitset of the two cells at each crossing
+    uneven: tuple[int, ...]
+
+
+class _LinePairs:
+    """Pairs of parallel lines (two rows, or two columns) along which digits can be swapped.
+
+    In a full grid, take two rows and follow the digits column by column: the
+    digit above goes to the one below, which is above somewhere else, and so on
+    until the cycle closes.  Swapping the two rows' digits on the columns of one
+    cycle keeps every row and column legal; it keeps every other unit legal when
+    the unit holds the same digits before and after (always, when the unit meets
+    the two rows in the same columns, as boxes of one band do).  The swap gives
+    a second full grid, so the cells of the cycle are an *unavoidable set*: a
+    puzzle with a single solution has a given among them.
+
+    Here are the pairs of lines, with the units that meet them unevenly (at most
+    two: a pair with more rarely has a legal swap).
+    """
+
+    def __init__(self, lay: Layout) -> None:
+        n = lay.n
+        self.pairs: list[_LinePair] = []
+        if "row" not in lay.line_of or "col" not in lay.line_of:
+            return
+        for kind, cross in (("row", "col"), ("col", "row")):
+            cross_of = lay.line_of[cross]
+            place = {k: j for j, k in enumerate(sorted(set(cross_of)))}   # crossing line -> j
+            lines: list[tuple[int, ...]] = []
+            for k, u in enumerate(lay.units):
+                if u.kind != kind or not lay.full[k]:
+                    continue
+                along = [-1] * n
+                for i in lay.unit_cells[k]:
+                    along[place[cross_of[i]]] = i
+                if -1 in along:     # lines that do not cross every line of the other kind
+                    return
+                lines.append(tuple(along))
+            others = [k for k, u in enumerate(lay.units) if u.kind not in ("row", "col")]
+            for a in range(len(lines)):
+                for b in range(a + 1, len(lines)):
+                    one, two = lines[a], lines[b]
+                    uneven = tuple(k for k in others
+                                   if any((one[j] in lay.unit_sets[k])
+                                          != (two[j] in lay.unit_sets[k]) for j in range(n)))
+                    if len(uneven) <= 2:
+                        self.pairs.append(_LinePair(
+                            itemgetter(*one), itemgetter(*two), one, two,
+                            tuple(1 << x | 1 << y for x, y in zip(one, two, strict=True)),
+                            uneven))
+
+
+@lru_cache(maxsize=64)
+def _line_pairs(shape: Shape) -> _LinePairs:
+    return _LinePairs(layout(shape))
+
+
+def _unavoidable_sets(shape: Shape, solution: Sequence[int]) -> list[list[int]]:
+    """For each cell, the unavoidable sets of ``solution`` (bitsets of cells) holding it,
+    from the digit swaps between two lines (see :class:`_LinePairs`)."""
+    lay = layout(shape)
+    n = lay.n
+    out: list[list[int]] = [[] for _ in range(n * n)]
+    column = [0] * (n + 1)                  # digit -> its crossing on the first line
+    crossings = range(n)
+    for get_one, get_two, one, two, bits, uneven in _line_pairs(shape).pairs:
+        for j, x in enumerate(get_one(solution)):
+            column[x] = j
+        # the digit below crossing j is on the first line at crossing step[j]
+        step = [column[y] for y in get_two(solution)]
+        seen = 0
+        for j in crossings:
+            if seen >> j & 1:
+                continue
+            cycle, on = 0, []
+            while not seen >> j & 1:
+                seen |= 1 << j
+                cycle |= bits[j]
+                on.append(j)
+                j = step[j]
+            if len(on) == n:                        # both whole lines: too big to help
+                break
+            if uneven and not _swap_keeps(lay, solution, [(one[j], two[j]) for j in on],
+                                          uneven, cycle):
+                continue
+            for j in on:
+                out[one[j]].append(cycle)
+                out[two[j]].append(cycle)
+    return out
+
+
+def _swap_keeps(lay: Layout, solution: Sequence[int], pairs: list[tuple[int, int]],
+                uneven: tuple[int, ...], cycle: int) -> bool:
+    """Whether each unit of ``uneven`` keeps its digits when the cells of each pair swap."""
+    for k in uneven:
+        if not cycle & lay.unit_board[k]:
+            continue
+        inside = lay.unit_sets[k]
+        before: list[int] = []
+        after: list[int] = []
+        for a, b in pairs:
+            if a in inside:
+                before.append(solution[a])
+                after.append(solution[b])
+            if b in inside:
+                before.append(solution[b])
+                after.append(solution[a])
+        if sorted(before) != sorted(after):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- removing givens
+
+
+class _Reducer:
+    """A unique puzzle with its solution, losing givens while it stays unique.
+
+    A uniqueness check searches the shape's full matrix with the puzzle's givens,
+    less the ones to remove, forced (as option indices), to a second solution.
+    """
+
+    def __init__(self, shape: Shape, values: Sequence[int], solution: Sequence[int],
+                 max_nodes: int | None = None) -> None:
+        self.shape = shape
+        self.max_nodes = max_nodes
+        self.unknown = 0                           # checks whose budget ran out
+        self.searches = 0                          # checks that needed a search
+        self.lay = lay = layout(shape)
+        self.units_of = lay.units_of
+        self.n = n = lay.n
+        self.solution = list(solution)
+        self.values = list(values)
+        of = indices(shape).of
+        self.option = [of[i][d] for i, d in enumerate(self.solution)]
+        self.where = where = [0] * (n + 1)              # digit -> bitset of cells giving it
+        everything = (1 << (n * n)) - 1
+        if 0 not in self.values:                        # a full grid (generate starts so)
+            self.mask = [lay.all_digits if full else sum(1 << self.values[i] for i in cells)
+                         for full, cells in zip(lay.full, lay.unit_cells, strict=True)]
+            for i, v in enumerate(self.values):
+                where[v] |= 1 << i
+            given = everything
+        else:
+            self.mask = mask = [0] * len(lay.unit_cells)    # digits given in each unit
+            units_of = lay.units_of
+            given = 0
+            for i, v in enumerate(self.values):
+                if v:
+                    bit = 1 << v
+                    for u in units_of[i]:
+                        mask[u] |= bit
+                    where[v] |= 1 << i
+                    given |= 1 << i
+        self.given = given                               # bitset of the givens
+        self.blank = ~given & everything                 # bitset of the blank cells
+        self.clues = sum(1 for v in self.values if v)
+        self.kept = [o for o, v in zip(self.option, self.values, strict=True) if v]
+        self._sets: list[list[int]] | None = None
+
+    def take(self, i: int) -> None:
+        values, mask = self.values, self.mask
+        d = values[i]
+        values[i] = 0
+        bit = 1 << d
+        for u in self.units_of[i]:
+            mask[u] ^= bit
+        me = 1 << i
+        self.where[d] ^= me
+        self.blank |= me
+        self.given ^= me
+        self.kept.remove(self.option[i])
+        self.clues -= 1
+
+    def put(self, i: int) -> None:
+        d = self.solution[i]
+        self.values[i] = d
+        bit = 1 << d
+        for u in self.lay.units_of[i]:
+            self.mask[u] |= bit
+        self.where[d] |= 1 << i
+        self.blank &= ~(1 << i)
+        self.given |= 1 << i
+        self.kept.append(self.option[i])
+        self.clues += 1
+
+    def forced(self, i: int) -> bool:
+        """Blank cell ``i`` can only hold its solution digit, by a naked or hidden single."""
+        lay = self.lay
+        seen = 0
+        for u in lay.units_of[i]:
+            seen |= self.mask[u]
+        d = self.solution[i]
+        if seen | (1 << d) == lay.all_digits:
+            return True
+        covered = 0
+        b = self.where[d]
+        while b:
+            low = b & -b
+            covered |= lay.peer_board[low.bit_length() - 1]
+            b ^= low
+        free = self.blank & ~covered
+        me = 1 << i
+        return any(free & lay.unit_board[u] == me for u in lay.full_units_of[i])
+
+    def try_singles(self, orbit: tuple[int, ...]) -> bool:
+        """Remove ``orbit`` if singles put it back (then the solutions are unchanged)."""
+        for i in orbit:
+            self.take(i)
+        pending = list(orbit)
+        back: list[int] = []
+        progress = True
+        while pending and progress:
+            progress = False
+            for i in list(pending):
+                if self.forced(i):
+                    self.put(i)
+                    back.append(i)
+                    pending.remove(i)
+                    progress = True
+        for i in back:
+            self.take(i)
+        if pending:
+            for i in orbit:
+                self.put(i)
+            return False
+        return True
+
+    def needed(self, orbit: tuple[int, ...]) -> bool:
+        """True when an unavoidable set of the solution has no given left outside
+        ``orbit``: without the orbit, the puzzle has a second solution (no search)."""
+        sets = self._sets
+        if sets is None:
+            sets = self._sets = _unavoidable_sets(self.shape, self.solution)
+        if len(orbit) == 1:
+            i = orbit[0]
+            outside = self.given & ~(1 << i)
+            for s in sets[i]:
+                if not s & outside:
+                    return True
+            return False
+        outside = self.given
+        for i in orbit:
+            outside &= ~(1 << i)
+        return any(not s & outside for i in orbit for s in sets[i])
+
+    def without(self, orbit: tuple[int, ...]) -> list[int]:
+        """The forced options of the puzzle without ``orbit``."""
+        option = self.option
+        if len(orbit) == 1:
+            drop = option[orbit[0]]
+            return [k for k in self.kept if k != drop]
+        dropped = {option[i] for i in orbit}
+        return [k for k in self.kept if k not in dropped]
+
+    def check(self, orbits: Sequence[tuple[int, ...]]) -> _Steps[list[bool | None]]:
+        """For each orbit: does the puzzle stay unique without it?  (None: budget ran out.)"""
+        self.searches += len(orbits)
+        answers = yield [self.without(o) for o in orbits], 2, self.max_nodes
+        return [None if a.out_of_budget else a.found == 1 for a in answers]
+
+    def reduce(self, order: Sequence[tuple[int, ...]], target: int | None = None
+               ) -> _Steps[bool]:
+        """One pass over ``order``: remove each orbit that leaves the puzzle unique.
+
+        Returns True when the pass went through every orbit and every check finished (the
+        puzzle is then minimal for these orbits), False when it stopped at ``target``
+        givens or a check ran out of ``max_nodes`` (``unknown`` counts those).
+        """
+        floor = 0 if target is None else target
+        hard, stopped = self._singles_pass(order, floor)
+        # Phase 2, in order, each orbit against the current puzzle.  An orbit whose
+        # removal leaves two solutions stays for good (removing more givens cannot bring
+        # uniqueness back), whether an unavoidable set shows it or a search; so one pass
+        # proves minimality.
+        for orbit in hard:
+            if self.clues - len(orbit) < floor:
+                stopped = True
+            elif not self.needed(orbit):
+                self.searches += 1
+                (answer,) = yield [self.without(orbit)], 2, self.max_nodes
+                if answer.out_of_budget:            # unknown: the orbit stays, unproven
+                    self.unknown += 1
+                elif answer.found == 1:
+                    for i in orbit:
+                        self.take(i)
+        return not stopped and not self.unknown
+
+    def _singles_pass(self, order: Sequence[tuple[int, ...]],
+                      floor: int) -> tuple[list[tuple[int, ...]], bool]:
+        """Phase 1: remove the orbits that singles put back; return the others, in order.
+
+        A single cell is tested and taken inline (the common case, and the hot loop).
+        """
+        lay = self.lay
+        units_of, full_units_of = lay.units_of, lay.full_units_of
+        unit_board, peer_board, all_digits = lay.unit_board, lay.peer_board, lay.all_digits
+        mask, where, solution, values = self.mask, self.where, self.solution, self.values
+        hard: list[tuple[int, ...]] = []
+        stopped = False
+        taken = 0
+        for orbit in order:
+            if len(orbit) != 1:
+                self._sync(taken)
+                taken = 0
+                if self.clues - len(orbit) < floor:
+                    stopped = True
+                elif not self.try_singles(orbit):
+                    hard.append(orbit)
+                continue
+            if self.clues - taken - 1 < floor:
+                stopped = True
+                continue
+            i = orbit[0]
+            d = solution[i]
+            units = units_of[i]
+            seen = 0
+            for u in units:
+                seen |= mask[u]
+            me = 1 << i
+            if seen != all_digits:              # not a naked single (seen has i's digit too)
+                covered = 0
+                b = where[d] & ~me
+                while b:
+                    low = b & -b
+                    covered |= peer_board[low.bit_length() - 1]
+                    b ^= low
+                free = (self.blank | me) & ~covered
+                for u in full_units_of[i]:
+                    if free & unit_board[u] == me:  # hidden single
+                        break
+                else:
+                    hard.append(orbit)
+                    continue
+            values[i] = 0                       # take(i), the rest in _sync
+            bit = 1 << d
+            for u in units:
+                mask[u] ^= bit
+            where[d] ^= me
+            self.blank |= me
+            taken += 1
+        self._sync(taken)
+        return hard, stopped
+
+    def _sync(self, taken: int) -> None:
+        """After ``taken`` cells were taken inline: the givens' bitset, count and options."""
+        if taken:
+            self.clues -= taken
+            self.given = ~self.blank & ((1 << (self.n * self.n)) - 1)
+            self.kept = [o for o, v in zip(self.option, self.values, strict=True) if v]
+
+
+def _shape_of(shape: Shape | None, box: tuple[int, int] | None,
+              size: int | None = None) -> Shape:
+    if shape is not None:
+        if box is not None and shape.box != tuple(box):
+            raise ValueError(f"box={box!r} does not agree with shape={shape!r}")
+        return shape
+    if box is not None:
+        br, bc = box
+        return Shape.standard(br * bc, (br, bc))
+    return Shape.standard(9 if size is None else size)
+
+
+def _budget(max_nodes: int | None | str, n: int) -> int | None:
+    if max_nodes == "auto":
+        return None if n <= 16 else 2000
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                  or max_nodes < 1):
+        raise ValueError(f"max_nodes must be a positive whole number, None or 'auto',"
+                         f" not {max_nodes!r}")
+    return max_nodes if not isinstance(max_nodes, str) else None
+
+
+def _levels(level: int | str | Collection[int | str] | None) -> frozenset[int] | None:
+    if level is None:
+        return None
+    wanted = [level] if isinstance(level, (int, str)) else list(level)
+    return frozenset(int(Level.parse(x)) for x in wanted)
+
+
+def _options(shape: Shape | None, box: tuple[int, int] | None, size: int | None,
+             givens: int | None, symmetry: str | None, minimal: bool | None,
+             level: int | str | Collection[int | str] | None, tries: int,
+             max_nodes: int | None | Literal["auto"]) -> _Plan:
+    """Check the arguments of :func:`generate` once: what every puzzle of the call needs."""
+    shape = _shape_of(shape, box, size)
+    if minimal is None:
+        minimal = givens is None
+    if not minimal and givens is None:
+        raise ValueError("minimal=False needs givens= (how many givens to keep)")
+    if givens is not None and (isinstance(givens, bool) or not isinstance(givens, int)
+                               or givens < 0):
+        raise ValueError(f"givens must be a whole number, not {givens!r}")
+    if isinstance(tries, bool) or not isinstance(tries, int) or tries < 1:
+        raise ValueError(f"tries must be a positive whole number, not {tries!r}")
+    return _Plan(shape, givens, minimal, _levels(level), tries, _budget(max_nodes, shape.size),
+                 orbits(shape.size, symmetry))
+
+
+class _Plan:
+    """The checked arguments of a :func:`generate` call."""
+
+    __slots__ = ("shape", "givens", "minimal", "wanted", "tries", "budget", "groups")
+
+    def __init__(self, shape: Shape, givens: int | None, minimal: bool,
+                 wanted: frozenset[int] | None, tries: int, budget: int | None,
+                 groups: tuple[tuple[int, ...], ...]) -> None:
+        self.shape, self.givens, self.minimal, self.wanted = shape, givens, minimal, wanted
+        self.tries, self.budget, self.groups = tries, budget, groups
+
+    def make(self, seed: int | None) -> _Steps[Grid]:
+        """One puzzle in the making (see :func:`generate`), from ``seed``."""
+        shape, givens, wanted = self.shape, self.givens, self.wanted
+        rng = random.Random(seed)
+        seen: dict[int, int] = {}
+        fewest = shape.size ** 2
+        for _ in range(self.tries):
+            solution = yield from _random_solution(shape, rng)
+            key = rng.random
+            order = sorted(self.groups, key=lambda _: key())     # a random order
+            reducer = _Reducer(shape, solution, solution, self.budget)
+            yield from reducer.reduce(order, None if self.minimal else givens)
+            puzzle = Grid._make(tuple(reducer.values), shape)
+            fewest = min(fewest, reducer.clues)
+            if self.minimal and givens is not None and reducer.clues > givens:
+                continue
+            if wanted is None:
+                return puzzle
+            got = int(rate(puzzle).level)
+            if got in wanted:
+                return puzzle
+            seen[got] = seen.get(got, 0) + 1
+        n = shape.size
+        if wanted is not None:
+            levels = ", ".join(f"level {k}: {v}" for k, v in sorted(seen.items())) or "none rated"
+            names = ", ".join(str(int(x)) for x in sorted(wanted))
+            raise GenerateError(f"no {n}x{n} puzzle of level {names} in {self.tries}"
+                                f" tries (seed {seed!r}; {levels}); raise tries= or ask another"
+                                " level")
+        raise GenerateError(f"no minimal {n}x{n} puzzle with at most {givens} givens in"
+                            f" {self.tries} tries (seed {seed!r}; the fewest was {fewest});"
+                            " raise tries= or givens=")
+
+
+def generate(shape: Shape | None = None, *, box: tuple[int, int] | None = None,
+             size: int | None = None, seed: int | None = None, givens: int | None = None,
+             symmetry: str | None = None, minimal: bool | None = None,
+             level: int | str | Collection[int | str] | None = None,
+             tries: int = 200, max_nodes: int | None | Literal["auto"] = "auto") -> Grid:
+    """A random puzzle with exactly one solution.
+
+    Parameters
+    ----------
+    shape, box, size : Shape, (rows, cols) or int
+        The kind of grid: a :class:`~problems.sudoku.Shape` (standard, Sudoku-X,
+        jigsaw, ...), or a standard grid with this box, or of this size
+        (default 9x9).
+    seed : int or None
+        The same seed gives the same puzzle; None: a fresh random one.
+    givens : int or None
+        Without ``minimal``: stop removing givens at this many (never fewer).  It
+        is best effort: a puzzle that cannot lose that many keeps more (it is
+        then minimal).  With ``minimal=True``: an upper bound, so attempts go on
+        (up to ``tries``) until a minimal puzzle with at most that many turns up.
+    symmetry : "rot180", "rot90", "mirror", "diagonal", "antidiagonal", "none" or None
+        Givens are removed in orbits, so the pattern of givens has this symmetry.
+    minimal : bool or None
+        True: no given (no orbit, with ``symmetry``) can be removed without
+        losing uniqueness.  None (default): True unless ``givens`` is given.
+    level : int, name, or a collection of them
+        The :func:`~problems.sudoku.rate` level(s) wanted, as numbers, technique
+        names ("x-wing" is level 3) or level names ("X_WING"; see
+        :meth:`~problems.sudoku.Level.parse`); attempts go on, up to ``tries``,
+        until a puzzle of such a level turns up.
+    tries : int
+        How many puzzles to make before giving up on ``level`` or ``givens``
+        (then :class:`GenerateError`, which says what the tries gave).
+    max_nodes : int, None or "auto"
+        Node budget of each uniqueness check.  A given whose check runs out
+        stays: the puzzle is still unique, but then perhaps not minimal.  None: no
+        budget (every check finishes, the puzzle is minimal).  "auto" (default):
+        no budget up to 16x16; 2,000 nodes from 25x25 up, where the last checks
+        of a minimal puzzle run for minutes each (a 25x25 takes about a second,
+        with some 270 givens, most of them not proven necessary).
+
+    Returns
+    -------
+    Grid
+        The puzzle (``str`` of it is the one-line notation).
+
+    >>> p = generate(box=(2, 2), seed=4)
+    >>> print(p.pretty())
+    . . | 2 .
+    . 3 | . .
+    ----+----
+    . . | . .
+    3 4 | . .
+    >>> generate(seed=5, level="pointing").clues >= 17
+    True
+    """
+    plan = _options(shape, box, size, givens, symmetry, minimal, level, tries, max_nodes)
+    return _run(plan.shape, plan.make(seed))
+
+
+def generate_many(count: int | None, shape: Shape | None = None, *,
+                  box: tuple[int, int] | None = None, size: int | None = None,
+                  seed: int | None = None, givens: int | None = None,
+                  symmetry: str | None = None, minimal: bool | None = None,
+                  level: int | str | Collection[int | str] | None = None, tries: int = 200,
+                  max_nodes: int | None | Literal["auto"] = "auto",
+                  at_once: int = 32, executor: Executor | None = None,
+                  chunk: int = 64) -> Iterator[Grid]:
+    """Puzzles of :func:`generate`, lazily: puzzle ``k`` (from 0) is the one
+    ``generate(..., seed=seed + k)`` makes.
+
+    ``count`` puzzles (None: without end); the other arguments are those of
+    :func:`generate`, checked before the first puzzle.  ``seed`` None picks a
+    fresh random starting seed.  Up to ``at_once`` puzzles are made side by
+    side, their searches sent to the engine together, which is faster than one
+    puzzle at a time; they come out in order, each as soon as it and those
+    before it are done (so a caller can show progress).  A puzzle that cannot
+    be made (see ``level`` and ``givens``) raises :class:`GenerateError` in its
+    turn.
+
+    With an ``executor`` (any :class:`concurrent.futures.Executor`: a
+    ``ProcessPoolExecutor`` uses every core), runs of ``chunk`` puzzles go to
+    its workers, twice as many runs as there are cores at a time; the puzzles
+    and their order are the same.
+
+    >>> puzzles = list(generate_many(3, box=(2, 2), seed=10))
+    >>> puzzles[2] == generate(box=(2, 2), seed=12)
+    True
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     list(generate_many(3, box=(2, 2), seed=10, executor=pool, chunk=2)) == puzzles
+    True
+    """
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int)
+                              or count < 0):
+        raise ValueError(f"count must be a whole number or None, not {count!r}")
+    if isinstance(at_once, bool) or not isinstance(at_once, int) or at_once < 1:
+        raise ValueError(f"at_once must be a positive whole number, not {at_once!r}")
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be a positive whole number, not {chunk!r}")
+    plan = _options(shape, box, size, givens, symmetry, minimal, level, tries, max_nodes)
+    first = random.randrange(2 ** 63) if seed is None else seed
+    if executor is None:
+        return _many(plan, count, first, at_once)
+    return _spread(plan, count, first, at_once, executor, chunk)
+
+
+def _many(plan: _Plan, count: int | None, first: int, at_once: int) -> Iterator[Grid]:
+    """The puzzles of seeds ``first``, ``first + 1``, ... made ``at_once`` side by side,
+    handed out in order."""
+    numbers = range(count) if count is not None else itertools.count()
+    tasks = (plan.make(first + k) for k in numbers)
+    done: dict[int, tuple[Grid | None, Exception | None]] = {}
+    nxt = 0
+    for k, grid, error in _drive(plan.shape, tasks, at_once):
+        done[k] = (grid, error)
+        while nxt in done:
+            grid, error = done.pop(nxt)
+            nxt += 1
+            if error is not None:
+                raise error
+            assert grid is not None
+            yield grid
+
+
+def _run_of(plan: _Plan, first: int, n: int, at_once: int
+            ) -> tuple[list[Grid], Exception | None]:
+    """A run of ``n`` puzzles in a worker: those made, and the error that stopped it."""
+    made: list[Grid] = []
+    try:
+        made.extend(_many(plan, n, first, at_once))
+    except Exception as error:          # handed back, to be raised in its turn
+        return made, error
+    return made, None
+
+
+def _spread(plan: _Plan, count: int | None, first: int, at_once: int, executor: Executor,
+            chunk: int) -> Iterator[Grid]:
+    """The puzzles of :func:`_many`, made in runs of ``chunk`` by ``executor``'s workers."""
+    starts = itertools.count(0, chunk) if count is None else range(0, count, chunk)
+    ahead = 2 * (os.cpu_count() or 2)
+    pending: collections.deque[Future[tuple[list[Grid], Exception | None]]] = \
+        collections.deque()
+    try:
+        for start in starts:
+            n = chunk if count is None else min(chunk, count - start)
+            pending.append(executor.submit(_run_of, plan, first + start, n, at_once))
+            while len(pending) >= ahead:
+                yield from _handed(pending.popleft())
+        while pending:
+            yield from _handed(pending.popleft())
+    finally:                            # stopped early: runs not started are dropped
+        for future in pending:
+            future.cancel()
+
+
+def _handed(future: Future[tuple[list[Grid], Exception | None]]) -> Iterator[Grid]:
+    made, error = future.result()
+    yield from made
+    if error is not None:
+        raise error
+
+
+def minimize(puzzle: PuzzleLike, *, seed: int | None = None, symmetry: str | None = None,
+             box: tuple[int, int] | None = None, shape: Shape | None = None,
+             max_nodes: int | None | Literal["auto"] = "auto") -> Grid:
+    """Remove givens from a unique puzzle, in random order, while it stays unique.
+
+    The result is minimal (:func:`is_minimal`); ``seed`` fixes the order (None:
+    a fresh random one).  With ``symmetry``, givens go in orbits (the givens of
+    an orbit together), and ``max_nodes`` bounds each check, as in
+    :func:`generate`.  Raises :class:`~problems.sudoku.NotUniqueError` (a
+    ValueError) unless the puzzle has exactly one solution.
+
+    >>> from problems import sudoku
+    >>> p = minimize("1234341221434321", seed=0)
+    >>> p.clues, is_minimal(p), sudoku.count(p, limit=2)
+    (4, True, 1)
+    """
+    g = as_grid(puzzle, box, shape)
+    solution = unique_solution(g, "minimize")
+    present = [tuple(i for i in o if g.values[i]) for o in orbits(g.size, symmetry)]
+    order = [o for o in present if o]
+    random.Random(seed).shuffle(order)
+    reducer = _Reducer(g.shape, g.values, solution.values, _budget(max_nodes, g.size))
+    _run(g.shape, reducer.reduce(order))
+    return Grid(reducer.values, shape=g.shape)
+
+
+def is_minimal(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
+               shape: Shape | None = None, max_nodes: int | None = None) -> bool:
+    """True when the puzzle has one solution and loses it if any single given goes.
+
+    Each removal is checked: givens that naked or hidden singles put back are
+    removable at once, givens that are the last of an unavoidable set are not,
+    and the others are searched for two solutions, all in one batch.  With
+    ``max_nodes``, a check that runs out of budget raises
+    :class:`dlx.BudgetExceeded` unless some other given is already known to be
+    removable.
+
+    >>> is_minimal("1..." "..3." ".4.." "...2"), is_minimal("12.." "..3." ".4.." "...2")
+    (True, False)
+    >>> is_minimal("." * 16)     # not unique
+    False
+    """
+    g = as_grid(puzzle, box, shape)
+    try:
+        solution = unique_solution(g, "is_minimal")
+    except NotUniqueError:
+        return False
+    reducer = _Reducer(g.shape, g.values, solution.values, _budget(max_nodes, g.size))
+    cells = [i for i, v in enumerate(g.values) if v]
+    for i in cells:
+        reducer.take(i)
+        forced = reducer.forced(i)
+        reducer.put(i)
+        if forced:
+            return False
+    open_ = [(i,) for i in cells if not reducer.needed((i,))]
+    flags = _run(g.shape, reducer.check(open_)) if open_ else []
+    if any(flags):
+        return False
+    if None in flags:
+        raise dlx.BudgetExceeded(max_nodes or 0, None)
+    return True
