@@ -13,6 +13,14 @@ Tasks:
     sudoku_unique FILE N
                     solve and check uniqueness (search stops at a second solution); result =
                     number of puzzles with exactly one solution, that solution checked
+    sudoku_generate N SEED
+                    make N 9x9 puzzles the peer's way (py-sudoku: Sudoku(3, seed=SEED + k)
+                    .difficulty(0.5), half the cells blanked, not always unique); result =
+                    how many of them have exactly one solution (the peer's own check)
+    sudoku_generate_minimal N SEED
+                    make N minimal unique 9x9 puzzles with the peer's public API (its solved
+                    grid, cells removed in a random order while it says "one solution");
+                    result = N, "givens" = their numbers of givens
     toy             Knuth's toy problem (count; expect 1)
     selftest        only the warm-up checks (toy, 4-queens, one Sudoku where supported): "ok"
     serve           load and warm up once, then answer requests, one JSON object per stdin line
@@ -86,6 +94,14 @@ class Peer:
         if chosen is None:
             return None
         return common.sudoku_decode(labels, chosen, round(len(puzzle) ** 0.5))
+
+    def generate(self, seed: int):
+        """One puzzle made by the peer's own generator: (board, has exactly one solution)."""
+        raise NotImplementedError(f"{self.name} has no Sudoku generator")
+
+    def generate_minimal(self, seed: int) -> int:
+        """One minimal unique puzzle made with the peer's API; returns its givens."""
+        raise NotImplementedError(f"{self.name} has no Sudoku generator")
 
     def sudoku_upto(self, puzzle: str, limit: int = 2) -> list[str]:
         """Up to ``limit`` solved grids (solve + uniqueness when limit is 2), shared encoding."""
@@ -277,6 +293,24 @@ class PySudoku(Peer):
     def sudoku_upto(self, puzzle, limit=2):
         raise NotImplementedError("py-sudoku cannot look for a second solution")
 
+    def generate(self, seed):
+        # difficulty(0.5) solves the seeded board, blanks half the cells at random, and
+        # marks the puzzle with difficulty -3 when has_multiple_solutions() says so
+        p = self.Sudoku(3, seed=seed).difficulty(0.5)
+        return p.board, p.get_difficulty() != -3
+
+    def generate_minimal(self, seed):
+        import random
+        board = [row[:] for row in self.Sudoku(3, seed=seed).solve().board]
+        cells = list(range(81))
+        random.Random(seed).shuffle(cells)
+        for i in cells:
+            r, c = divmod(i, 9)
+            v, board[r][c] = board[r][c], None
+            if self.Sudoku(3, 3, board=board).has_multiple_solutions():
+                board[r][c] = v
+        return sum(x is not None for row in board for x in row)
+
 
 PEERS = {cls.name: cls for cls in (Dlx104, XCover, ExactCoverC, ExactCoverPy, PySudoku)}
 
@@ -324,13 +358,27 @@ def task_sudoku_unique(peer, path, n):
     return answers, load, {"puzzles": len(puzzles), "_puzzles": puzzles}
 
 
+def task_sudoku_generate(peer, n, seed):
+    made = [peer.generate(int(seed) + k) for k in range(int(n))]
+    return sum(unique for _, unique in made), 0.0, {"puzzles": int(n)}
+
+
+def task_sudoku_generate_minimal(peer, n, seed):
+    givens = [peer.generate_minimal(int(seed) + k) for k in range(int(n))]
+    return int(n), 0.0, {"givens": givens}
+
+
 def _slack_note(peer, n_secondary) -> dict:
     return {"note": SLACK_NOTE} if n_secondary and not peer.secondary else {}
 
 
 TASKS = {"selftest": (task_selftest, 0), "toy": (task_toy, 0), "queens": (task_queens, 1),
          "matrix": (task_matrix, 1), "sudoku": (task_sudoku, 2),
-         "sudoku_unique": (task_sudoku_unique, 2)}
+         "sudoku_unique": (task_sudoku_unique, 2), "sudoku_generate": (task_sudoku_generate, 2),
+         "sudoku_generate_minimal": (task_sudoku_generate_minimal, 2)}
+#: The tasks a peer without an exact-cover API (py-sudoku) can run.
+SUDOKU_TASKS = ("sudoku", "sudoku_unique", "sudoku_generate", "sudoku_generate_minimal",
+                "selftest")
 
 
 def warm_up(peer) -> None:
@@ -411,7 +459,7 @@ def serve(peer, head: dict) -> int:
                 raise ValueError(f"unknown task {task!r}")
             if len(args) != TASKS[task][1]:
                 raise ValueError(f"task {task} takes {TASKS[task][1]} argument(s), got {args}")
-            if not peer.exact_cover and task not in ("sudoku", "sudoku_unique", "selftest"):
+            if not peer.exact_cover and task not in SUDOKU_TASKS:
                 raise NotImplementedError(f"{head['peer']} has no exact-cover API (Sudoku only)")
             out.update(run_task(peer, task, args, int(req.get("repeat", 1))))
         except Exception as exc:  # report and keep serving
@@ -450,8 +498,7 @@ def main(argv=None) -> int:
 
     status = 0
     try:
-        if not peer.exact_cover and ns.task not in ("sudoku", "sudoku_unique", "selftest",
-                                                    "serve"):
+        if not peer.exact_cover and ns.task not in (*SUDOKU_TASKS, "serve"):
             raise NotImplementedError(f"{ns.peer} has no exact-cover API (Sudoku only)")
         t0 = time.perf_counter()
         peer.load()

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import BudgetExceeded
 from .events import Backtrack, Choose, Cover, Event, Solution, Try, Uncover
 from .links import Links
-from .problem import ExactCover
+from .problem import Colored, ExactCover
 from .search import run
 
 if TYPE_CHECKING:
@@ -281,7 +281,7 @@ class Stepper:
             return None
 
         def show(step: int) -> None:
-            display(self.figure(step))
+            display(self.figure(step))  # type: ignore[no-untyped-call,unused-ignore]
 
         return ipywidgets.interactive(
             show, step=ipywidgets.IntSlider(min=0, max=len(self) - 1, value=0, description="step")
@@ -803,9 +803,8 @@ def rectangles_figure(rectangles: Any, width: int | None = None, height: int | N
                                edgecolor=tint[name] if not picked else "#888888",
                                linestyle="-" if not picked else "--", linewidth=1.3,
                                zorder=1.5, gid="offered"))
-        if not picked and len(others) <= 60:
-            ax.text(x1 + d + 0.08, y1 + d + 0.08, _name(name), ha="left", va="top", fontsize=7,
-                    color=tint[name], zorder=4, gid="offered-label")
+    if not picked and len(others) <= 60:
+        _corner_labels(ax, {name: corners[name] for name in others}, tint, scale)
     if width is not None and height is not None:
         if picked:
             for x in range(n):
@@ -824,6 +823,31 @@ def rectangles_figure(rectangles: Any, width: int | None = None, height: int | N
                  f"{len(picked)} of {len(corners)} rectangles, {len(owner)} squares covered",
                  fontsize=10)
     return fig
+
+
+def _corner_labels(ax: Axes, corners: Mapping[Hashable, tuple[int, int, int, int]],
+                   tint: Mapping[Hashable, Any], scale: float) -> None:
+    """Name each rectangle at its top-left corner; names of rectangles sharing a corner go
+    side by side (wrapping inside the narrowest of them), so that none covers another."""
+    size = 7                                    # points
+    char = size * 0.62 / 72 / scale             # a character's width, in board squares
+    line = size * 1.3 / 72 / scale              # a line's height
+    at: dict[tuple[int, int], list[Hashable]] = {}
+    for name, (x1, y1, _, _) in corners.items():
+        at.setdefault((x1, y1), []).append(name)
+    for (x1, y1), names in at.items():
+        right = x1 + min(corners[n][2] - x1 for n in names) - 0.05
+        x, y = x1 + 0.12, y1 + 0.1
+        for name in names:
+            text = _name(name)
+            width = len(text) * char
+            if x > x1 + 0.12 and x + width > right:
+                x, y = x1 + 0.12, y + line
+            ax.text(x, y, text, ha="left", va="top", fontsize=size, color=tint[name], zorder=4,
+                    gid="offered-label",
+                    bbox={"boxstyle": "square,pad=0.05", "fc": "white", "ec": "none",
+                          "alpha": 0.85})
+            x += width + char
 
 
 # --------------------------------------------------------------------------- search tree
@@ -881,9 +905,11 @@ def search_tree(problem: ExactCover, *, limit: int = 200) -> list[TreeNode]:
                 stack.append(child)
             elif isinstance(e, Solution):
                 nodes[stack[e.level]].kind = "solution"
-        for node in nodes[1:]:
+        for k, node in enumerate(nodes[1:], 1):
             if node.item is None and node.kind == "choice":
-                node.kind = "dead end"    # its commit failed early: never chose an item
+                # its commit failed early: it never chose an item; name the one left empty
+                node.kind = "dead end"
+                node.item, node.length = _emptied(problem, nodes, k), 0
     except BudgetExceeded:
         raise ValueError(
             f"the search tree has more than {limit} nodes; search_tree_figure is for small"
@@ -892,6 +918,45 @@ def search_tree(problem: ExactCover, *, limit: int = 200) -> list[TreeNode]:
     finally:
         search.close()
     return nodes
+
+
+def _emptied(problem: ExactCover, nodes: list[TreeNode], k: int) -> Hashable:
+    """The first primary item (in the problem's order) that no option can cover any more
+    below node ``k``, found with sets from the options on its path (as Algorithm C
+    would: an option is out once it shares a primary item with the path, or names a
+    secondary item the path covered without a colour, or with another colour)."""
+    chosen = []
+    j: int | None = k
+    while j is not None and nodes[j].parent is not None:
+        chosen.append(nodes[j].option)
+        j = nodes[j].parent
+    covered: set[Hashable] = set()
+    colour: dict[Hashable, Hashable] = {}      # secondary item -> its colour (None: plain)
+    for label in chosen:
+        for entry in problem.options[label]:
+            if isinstance(entry, Colored):
+                colour[entry.item] = entry.color
+            elif entry in problem.bounds or entry not in problem.secondary:
+                covered.add(entry)
+            else:
+                colour[entry] = None
+
+    def open_(label: Hashable) -> bool:
+        for entry in problem.options[label]:
+            item = entry.item if isinstance(entry, Colored) else entry
+            if item in covered:
+                return False
+            if item in colour and (colour[item] is None or not isinstance(entry, Colored)
+                                   or entry.color != colour[item]):
+                return False
+        return True
+
+    left = [label for label in problem.options if open_(label)]
+    for item in problem.primary:
+        if item not in covered and not any(item in problem.item_names(label)
+                                           for label in left):
+            return item
+    return "?"                      # (bounds can empty an item in other ways)
 
 
 _TREE_STYLE = {"choice": ("#1f4e79", "o"), "solution": ("#2e8b57", "*"),

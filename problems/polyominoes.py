@@ -31,7 +31,7 @@ VZYYYYWTFNNNIIIIIXUU
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple, cast
 
 import dlx
@@ -50,7 +50,9 @@ PENTOMINOES: dict[str, str] = {
     "W": "W../WW./.WW", "X": ".X./XXX/.X.", "Y": "YYYY/.Y..", "Z": "ZZ./.Z./.ZZ",
 }
 
-_MAPS = [lambda r, c: (r, c), lambda r, c: (c, -r), lambda r, c: (-r, -c),
+#: The 8 rotations and reflections of the square grid, as (row, col) -> (row, col).
+_MAPS: list[Callable[[int, int], tuple[int, int]]] = [
+         lambda r, c: (r, c), lambda r, c: (c, -r), lambda r, c: (-r, -c),
          lambda r, c: (-c, r), lambda r, c: (r, -c), lambda r, c: (-c, -r),
          lambda r, c: (-r, c), lambda r, c: (c, r)]
 

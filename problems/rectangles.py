@@ -35,7 +35,7 @@ from dlx import FormatError
 from ._lines import read_lines
 
 __all__ = ["Piece", "Case", "encode", "decode", "solutions", "count", "count_covers",
-           "min_cover", "area_bound", "read_cases", "random_pieces"]
+           "min_cover", "area_bound", "read_cases", "read_batch", "random_pieces"]
 
 Rect = Sequence[int]
 
@@ -290,7 +290,9 @@ def read_cases(stream: Any) -> Iterator[Case]:
     """Read a ZOJ 3209 input: T, then per case ``n m p`` and p lines ``x1 y1 x2 y2``.
 
     ``stream`` is a text file or a list of lines.  Cases are yielded as they are
-    read; a malformed one raises :class:`dlx.FormatError` (a ValueError) naming its line.
+    read; a malformed one raises :class:`dlx.FormatError` (a ValueError) naming its
+    line.  The first line ``T`` may be left out (cases then run to the end of the
+    input); :func:`read_batch` reads on past a malformed case.
 
     >>> [len(case.pieces) for case in read_cases(["2\\n", "1 1 1\\n", "0 0 1 1\\n",
     ...                                           "1 1 0\\n"])]
@@ -300,38 +302,86 @@ def read_cases(stream: Any) -> Iterator[Case]:
     ...
     dlx.errors.FormatError: line 3: piece 0 (0 0 5 6) is outside the 5 x 5 board ...
     """
-    lines = read_lines(stream)
-    got = next(lines, None)
-    if got is None:
-        raise FormatError("the input is empty: expected the number of cases T", 1)
-    head, tokens = got
-    (t,) = _numbers(head, tokens, "T")
-    for k in range(1, t + 1):
+    for case in read_batch(stream):
+        if isinstance(case, FormatError):
+            raise case
+        yield case
+
+
+def read_batch(stream: Any, *, max_length: int | None = None
+               ) -> Iterator[Case | FormatError]:
+    """The cases of a ZOJ 3209 input, a malformed one as its :class:`dlx.FormatError`.
+
+    Reading goes on past a malformed case whenever the input says where the next
+    one starts (a bad piece line, a board too big); a fault that leaves the rest
+    unreadable (a bad ``n m p`` line, the input ending early) is the last thing
+    yielded.  A first line of one number ``T`` announces the cases (checked); a
+    first line of three numbers starts the first case, and cases then run to the
+    end of the input.  ``max_length`` caps the length of a line (characters).
+
+    >>> for case in read_batch(["5 5 1\\n", "0 0 6 5\\n", "1 1 1\\n", "0 0 1 1\\n"]):
+    ...     print(case)  # doctest: +ELLIPSIS
+    line 2: piece 0 (0 0 6 5) is outside the 5 x 5 board ...
+    Case(line=3, n=1, m=1, pieces=[(0, 0, 1, 1)])
+    """
+    kw = {} if max_length is None else {"max_length": max_length}
+    lines = read_lines(stream, **kw)
+    try:
         got = next(lines, None)
         if got is None:
-            raise FormatError(f"line {head} announces {t} cases, but the input ends after"
-                              f" {k - 1}", head)
-        start, tokens = got
-        n, m, p = _numbers(start, tokens, "n m p")
-        try:
-            _board(n, m)
-        except ValueError as e:
-            raise FormatError(str(e), start) from None
-        pieces = []
-        for j in range(p):
-            got = next(lines, None)
+            yield FormatError("the input is empty: expected the number of cases T, or a case",
+                              1)
+            return
+        head, tokens = got
+        t: int | None = None
+        pending: tuple[int, list[str]] | None = None
+        if len(tokens) == 1:
+            (t,) = _numbers(head, tokens, "T")
+        else:
+            pending = got
+        k = 0
+        while t is None or k < t:
+            got = pending if pending is not None else next(lines, None)
+            pending = None
             if got is None:
-                raise FormatError(f"case {k} announces {p} pieces, but the input ends after"
-                                  f" {j}", start)
-            number, tokens = got
-            x1, y1, x2, y2 = _numbers(number, tokens, "x1 y1 x2 y2")
+                if t is not None:
+                    yield FormatError(f"line {head} announces {t} cases, but the input ends"
+                                      f" after {k}", head)
+                return
+            k += 1
+            start, tokens = got
+            n, m, p = _numbers(start, tokens, "n m p")
+            fault: FormatError | None = None
             try:
-                _piece(j, (x1, y1, x2, y2), n, m)
+                _board(n, m)
             except ValueError as e:
-                raise FormatError(str(e), number) from None
-            pieces.append((x1, y1, x2, y2))
-        yield Case(start, n, m, pieces)
-    extra = next(lines, None)
-    if extra is not None:
-        raise FormatError(f"unexpected text after the {t} cases announced on line {head}",
-                          extra[0])
+                fault = FormatError(str(e), start)
+            pieces = []
+            for j in range(p):
+                got = next(lines, None)
+                if got is None:
+                    if fault is not None:
+                        yield fault
+                    yield FormatError(f"case {k} announces {p} pieces, but the input ends"
+                                      f" after {j}", start)
+                    return
+                number, tokens = got
+                if fault is not None:
+                    continue
+                try:
+                    x1, y1, x2, y2 = _numbers(number, tokens, "x1 y1 x2 y2")
+                    _piece(j, (x1, y1, x2, y2), n, m)
+                except FormatError as e:
+                    fault = e
+                    continue
+                except ValueError as e:
+                    fault = FormatError(str(e), number)
+                    continue
+                pieces.append((x1, y1, x2, y2))
+            yield fault if fault is not None else Case(start, n, m, pieces)
+        extra = next(lines, None)
+        if extra is not None:
+            yield FormatError(f"unexpected text after the {t} cases announced on line {head}",
+                              extra[0])
+    except FormatError as e:        # a bad T or n m p line, an unreadable or too long line
+        yield e

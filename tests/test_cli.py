@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -51,8 +53,10 @@ def test_solve_no_solution_exit_1(capsys, tmp_path):
 def test_solve_jsonl(capsys, toy_file):
     code, out, _ = run(capsys, "solve", toy_file, "--format", "jsonl")
     record = json.loads(out)
-    assert code == 0 and record == {"solution": 1, "lines": [2, 5, 6],
+    assert code == 0 and record == {"file": toy_file, "solution": 1, "lines": [2, 5, 6],
                                     "options": [["c", "e"], ["a", "d", "f"], ["b", "g"]]}
+    code, out, _ = run(capsys, "solve", toy_file, "--count", "--format", "jsonl")
+    assert code == 0 and json.loads(out) == {"file": toy_file, "count": 1, "finished": True}
 
 
 def test_solve_colours_and_secondary(capsys, tmp_path):
@@ -72,7 +76,9 @@ def test_budget_exit_124(capsys, tmp_path):
     path.write_text("\n".join(lines) + "\n")
     assert run(capsys, "solve", str(path), "--count")[:2] == (0, "92\n")
     code, out, err = run(capsys, "solve", str(path), "--count", "--max-nodes", "100")
-    assert code == 124 and out.endswith("+\n") and "budget" in err
+    assert code == 124 and out.endswith("+\n")
+    assert err == f"dlx: {path}: node budget of 100 reached: 2 solutions so far, search" \
+                  " unfinished\n"
 
 
 def test_stats_on_stderr(capsys, toy_file):
@@ -81,31 +87,34 @@ def test_stats_on_stderr(capsys, toy_file):
 
 
 @pytest.mark.parametrize("text, where", [
-    ("", "no item line"),
-    ("a b\na a\n", "line 2, column 3"),
-    ("a b\na c\n", "line 2, column 3"),
-    ("a a\n", "line 1, column 3"),
+    ("", ":1: no item line"),
+    ("a b\na a\n", ":2:3: "),
+    ("a b\na c\n", ":2:3: "),
+    ("a a\n", ":1:3: "),
 ])
 def test_bad_input_one_line_exit_2(capsys, tmp_path, text, where):
     path = tmp_path / "bad.dlx"
     path.write_text(text)
     code, out, err = run(capsys, "solve", str(path))
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and where in err and "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith(f"dlx: {path}{where}")
+    assert "Traceback" not in err
 
 
 def test_missing_file_exit_2(capsys, tmp_path):
-    code, _, err = run(capsys, "solve", str(tmp_path / "missing.dlx"))
-    assert code == 2 and "missing.dlx" in err
+    missing = tmp_path / "missing.dlx"
+    code, _, err = run(capsys, "solve", str(missing))
+    assert code == 2 and err == f"dlx: {missing}: cannot read it: No such file or directory\n"
 
 
 def test_usage_errors_exit_2(capsys):
-    with pytest.raises(SystemExit) as info:
-        main(["solve"])
-    assert info.value.code == 2
-    with pytest.raises(SystemExit) as info:
-        main(["solve", "x", "--limit", "0"])
-    assert info.value.code == 2
+    for argv in (["solve", "x", "--limit", "0"], ["solve", "--max-nodes", "0"],
+                 ["solve", "--max-nodes", "-3"], ["solve", "--timeout", "0"],
+                 ["solve", "--timeout", "-1"], ["solve", "--timeout", "nan"],
+                 ["solve", "--max-line", "0"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2, argv
     assert main([]) == 2
 
 
@@ -113,7 +122,8 @@ def test_warning_for_option_without_primary(capsys, tmp_path):
     path = tmp_path / "w.dlx"
     path.write_text("a | x\nx\na\n")
     code, out, err = run(capsys, "solve", str(path))
-    assert code == 0 and out == "a\n" and "line 2" in err
+    assert code == 0 and out == "a\n"
+    assert err == f"dlx: {path}:2: option ignored (no primary items)\n"
 
 
 def test_demo_runs(capsys):
@@ -154,6 +164,11 @@ def test_import_dlx_loads_nothing_heavy():
     loaded = done.stderr
     for heavy in ("rich", "numpy", "matplotlib", "argparse"):
         assert f" {heavy}" not in loaded.replace("|", " "), heavy
+    # and the same asked the plain way: rich is a dependency of the command only
+    done = subprocess.run([sys.executable, "-c", "import dlx, sys; assert 'rich' not in"
+                           " sys.modules; import dlx.cli; assert 'rich' not in sys.modules"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
 
 
 def test_problems_never_import_the_command_line():
@@ -168,20 +183,157 @@ def test_problems_never_import_the_command_line():
     assert done.stdout == "[]\n"
 
 
-def test_help_is_fast_and_lists_the_exit_codes():
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "dlx", "--help"],
+def _help(*argv):
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "dlx", *argv, "--help"],
                           capture_output=True, text=True, timeout=60)
-    text = " ".join(done.stdout.split())
-    assert done.returncode == 0
-    assert "124 node budget exhausted, 130 interrupted, 141 output closed early" in text
+    assert done.returncode == 0, done.stderr
+    return " ".join(done.stdout.split()), done.stderr
+
+
+def test_help_is_fast_and_lists_the_exit_codes():
+    text, imports = _help()
+    assert ("0 found, 1 no solution, 2 bad input or usage, 3 not unique (where demanded),"
+            " 4 out of memory, 124 node budget or time limit reached (the answer is unknown),"
+            " 130 interrupted, 141 output closed early") in text
+    assert ("exits with the first that applies: 2 if any input was bad, 124 if any answer is"
+            " unknown (budget or time), 3 if any case was not unique where uniqueness was"
+            " demanded, 1 if any case had no solution, else 0") in text
     for command in ("solve", "demo", "sudoku", "queens", "rectangles", "pentominoes",
                     "langford", "dominoes"):
         assert f" {command} " in text
-    assert " rich" not in done.stderr.replace("|", " ")
+    assert " rich" not in imports.replace("|", " ")
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve"], ["sudoku"], ["sudoku", "solve"], ["sudoku", "count"], ["sudoku", "classify"],
+    ["sudoku", "score"], ["sudoku", "rate"], ["sudoku", "generate"], ["queens"],
+    ["langford"], ["dominoes"], ["pentominoes"], ["rectangles"],
+])
+def test_every_command_has_help_text_and_the_exit_codes(argv):
+    text, _ = _help(*argv)
+    usage, _, rest = text.partition(" positional arguments:")
+    if not rest:
+        usage, _, rest = text.partition(" options:")
+    # a description between the usage and the arguments, with no reST markup anywhere
+    assert "``" not in text and ":func:" not in text and ":data:" not in text
+    assert len(usage.split("]")[-1].split()) > 8, usage
+    assert "141 output closed early" in text and "exits with the first that applies" in text
+    if argv[0] not in ("sudoku",) or len(argv) > 1:
+        for positional in re.findall(r"positional arguments: (.*?) options:", text):
+            assert positional.count(" ") > 3      # every positional is explained
+
+
+def test_langford_n_is_explained():
+    text, _ = _help("langford")
+    assert "N the largest number: the row holds two of each of 1..N" in text
+
+
+# ------------------------------------------------------------------------ one interface
+
+
+def test_file_defaults_to_stdin_everywhere():
+    assert _dlx("solve", input=TOY).stdout == "c e; a d f; b g\n"
+    assert _dlx("solve", "--count", "-", input=TOY).stdout == "1\n"
+    assert _dlx("sudoku", "count", input="1.....3..4.....2\n").stdout == "1\n"
+    zoj = "1\n2 2 2\n0 0 2 1\n0 1 2 2\n"
+    assert _dlx("rectangles", input=zoj).stdout == "2\n"
+
+
+def test_several_files_are_a_batch(capsys, tmp_path, toy_file):
+    none = tmp_path / "none.dlx"
+    none.write_text("a b\na\n")
+    bad = tmp_path / "bad.dlx"
+    bad.write_text("a b\na x\n")
+    code, out, err = run(capsys, "solve", toy_file, str(none), "--count")
+    assert (code, out) == (1, f"{toy_file}: 1\n{none}: 0\n")
+    code, out, err = run(capsys, "solve", toy_file, str(bad), str(none))
+    assert code == 2 and out == f"{toy_file}: c e; a d f; b g\n"
+    assert err.splitlines() == [f"dlx: {bad}:2:3: unknown item 'x' (not in the item line)",
+                                f"dlx: {none}: no solution"] or \
+        (err.startswith(f"dlx: {bad}:2:3: ") and err.endswith(f"dlx: {none}: no solution\n"))
+    code, out, _ = run(capsys, "solve", toy_file, toy_file, "--format", "jsonl")
+    assert code == 0 and [json.loads(x)["file"] for x in out.splitlines()] == [toy_file] * 2
+
+
+HUST = "6 7\n3 1 4 7\n2 1 4\n3 4 5 7\n3 3 5 6\n4 2 3 6 7\n2 2 7\n"
+
+
+def test_judge_batches_with_count_stats_and_a_leading_count(capsys, tmp_path):
+    path = tmp_path / "hust.txt"
+    path.write_text("2\n" + HUST + "2 2\n1 1\n1 1\n")
+    code, out, err = run(capsys, "solve", "--format", "hust", str(path))
+    assert (code, out, err) == (1, "3 2 4 6\nNO\n", "")
+    code, out, err = run(capsys, "solve", "--format", "hust", "--count", "--stats", str(path))
+    assert (code, out) == (1, "1\n0\n") and "cases" in err and "nodes" in err
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text("3\n" + HUST)
+    code, out, err = run(capsys, "solve", "--format", "hust", str(wrong), str(path))
+    assert code == 2 and out == "3 2 4 6\n3 2 4 6\nNO\n"
+    assert err == f"dlx: {wrong}:1: the first line announces 3 cases, but the input has 1\n"
+    code, out, err = run(capsys, "solve", "--format", "hust", "--limit", "1", str(path))
+    assert (code, out) == (2, "") and "--limit goes with --count" in err
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    code, out, err = run(capsys, "solve", "--format", "matrix", str(empty))
+    assert (code, out, err) == (2, "", f"dlx: {empty}:1: no cases: the input is empty\n")
+
+
+def test_timeout_gives_124(capsys, tmp_path):
+    # 18-queens in Knuth's format: far more than a second of search
+    n = 18
+    lines = [" ".join([f"r{r}" for r in range(n)] + [f"c{c}" for c in range(n)] + ["|"]
+                      + [f"u{k}" for k in range(2 * n - 1)] + [f"d{k}" for k in range(2 * n - 1)])]
+    lines += [f"r{r} c{c} u{r + c} d{r - c + n - 1}" for r in range(n) for c in range(n)]
+    path = tmp_path / "q18.dlx"
+    path.write_text("\n".join(lines) + "\n")
+    started = time.monotonic()
+    code, out, err = run(capsys, "solve", str(path), "--count", "--timeout", "0.3")
+    assert time.monotonic() - started < 10
+    assert code == 124 and out.endswith("+\n")
+    assert re.fullmatch(rf"dlx: {re.escape(str(path))}: time limit of 0.3 s reached: [\d,]+"
+                        " solutions so far, search unfinished\n", err)
+    code, out, err = run(capsys, "queens", "20", "--count", "--timeout", "0.2")
+    assert code == 124 and out == "" and "time limit of 0.2 s reached" in err
+
+
+def test_a_big_problem_is_not_bad_input(tmp_path):
+    # 200,000 items on one line (2.1 MB), one option covering them all: 1 solution.
+    n = 200_000
+    items = " ".join(f"item{k}" for k in range(n))
+    path = tmp_path / "wide.dlx"
+    path.write_text(items + "\n" + items + "\n")
+    done = _dlx("solve", str(path), "--count")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "1\n", "")
+    # from a pipe the default cap holds, and the message says how to lift it
+    done = _dlx("solve", "--count", input=path.read_text())
+    assert done.returncode == 2
+    assert done.stderr == ("dlx: <stdin>:1: line is longer than 1000000 characters;"
+                           " --max-line N reads longer lines\n")
+    done = _dlx("solve", "--count", "--max-line", "3000000", input=path.read_text())
+    assert (done.returncode, done.stdout) == (0, "1\n")
+
+
+@pytest.mark.slow
+def test_out_of_memory_says_so_with_the_size(tmp_path):
+    # 2,000,000 options under a 350 MB address-space limit: memory runs out while reading.
+    path = tmp_path / "big.dlx"
+    with open(path, "w") as f:
+        f.write(" ".join(f"i{k}" for k in range(1000)) + "\n")
+        block = "".join(f"i{k} i{(k + 1) % 1000} i{(k + 7) % 1000}\n" for k in range(1000))
+        for _ in range(2000):
+            f.write(block)
+    done = subprocess.run(["bash", "-c", 'ulimit -v 350000; exec "$0" -m dlx solve "$1"',
+                           sys.executable, str(path)], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, NO_COLOR="1"))
+    assert done.returncode == 4, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert re.fullmatch(rf"dlx: {re.escape(str(path))}: memory ran out reading the problem, at"
+                        r" line [\d,]+ of [\d.]+ MB; it needs more memory than this process may"
+                        r" use\n", done.stderr), done.stderr
 
 
 def test_the_command_runs_without_rich():
-    # rich is an extra: without it, no progress display and plain-text statistics.
+    # rich is a dependency, but a command that only counts never needs it
     code = ("import sys; sys.modules['rich'] = None\n"
             "from dlx.cli import main\n"
             "sys.exit(main(['queens', '6', '--count', '--stats']))\n")

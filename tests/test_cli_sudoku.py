@@ -13,6 +13,7 @@ import io
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -77,7 +78,7 @@ def test_cli_acwing_166_lines_with_end():
 
 def test_cli_uva_10957_cases():
     code, out, _ = cli(["classify", "--cases", str(DATA / "uva10957.txt")])
-    assert code == 0
+    assert code == 1     # Illegal and Impossible puzzles have no solution
     assert out.splitlines() == ["Case 1: Unique.", "Case 2: Illegal.", "Case 3: Impossible.",
                                 "Case 4: Ambiguous.", "Case 5: Unique."]
 
@@ -92,7 +93,7 @@ def test_cli_noip_2009_scores_from_stdin():
 def test_cli_jsonl():
     code, out, _ = cli(["classify", "--format", "jsonl", str(DATA / "uva10957.txt")])
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and len(rows) == 5
+    assert code == 1 and len(rows) == 5
     assert set(rows[0]) >= {"input", "answer", "verdict", "nodes", "ms"}
     assert rows[0]["input"] == PE1.replace("0", ".") and rows[0]["answer"] == "Unique"
     assert rows[1]["verdict"] == "Illegal" and rows[1]["nodes"] == 0
@@ -109,8 +110,8 @@ def test_cli_malformed_puzzles_are_reported_and_the_rest_answered():
     code, out, err = cli(["solve", "-"], text)
     assert code == 2
     assert out.splitlines() == [PE1_SOLUTION, PE1_SOLUTION]
-    assert "line 2, column 41" in err and "line 3" in err
-    assert all(line.startswith("dlx sudoku: <input>: line ") for line in err.splitlines())
+    assert "<input>:2:41: " in err and "<input>:3: " in err
+    assert all(line.startswith("dlx: <input>:") for line in err.splitlines())
     code, out, _ = cli(["solve", "--format", "jsonl", "-"], text)
     assert [("error" in json.loads(x)) for x in out.splitlines()] == [False, True, True, False]
 
@@ -153,7 +154,8 @@ def test_cli_jigsaw_regions(tmp_path):
 
 def test_cli_missing_file():
     code, out, err = cli(["solve", "/nonexistent/puzzles.txt"])
-    assert code == 2 and out == "" and err.startswith("dlx sudoku: cannot read")
+    assert code == 2 and out == ""
+    assert err.startswith("dlx: /nonexistent/puzzles.txt: cannot read it")
     assert err.count("\n") == 1
 
 
@@ -167,7 +169,7 @@ def test_cli_usage_errors_exit_2(capsys):
 
 def test_cli_through_main_and_stdin(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(PE1 + "\n" + IMPOSSIBLE + "\n"))
-    assert main(["sudoku", "classify", "-"]) == 0
+    assert main(["sudoku", "classify", "-"]) == 1
     assert capsys.readouterr().out == "Unique\nImpossible\n"
 
 
@@ -178,7 +180,7 @@ def test_cli_interrupted_exit_130(capsys, monkeypatch):
     monkeypatch.setattr(sudoku, "batch", stop)
     monkeypatch.setattr(sys, "stdin", io.StringIO(PE1 + "\n"))
     assert main(["sudoku", "solve", "-"]) == 130
-    assert capsys.readouterr().err == "dlx sudoku: interrupted\n"
+    assert capsys.readouterr().err == "dlx: interrupted\n"
 
 
 def test_cli_survives_a_closed_pipe():
@@ -239,7 +241,7 @@ def test_cli_uses_the_batch_and_its_answers_are_unchanged(monkeypatch, argv, lim
     code, out, err = cli([*argv, "-"], text)
     assert calls and max(calls) <= 4 and sum(calls) == len(grids)
     assert out.splitlines() == cli_oracle(argv[0], grids, limit, unique)
-    assert code == 2 and "line 4" in err and f"line {len(lines) + 3}" in err
+    assert code == 2 and "<input>:4: " in err and f"<input>:{len(lines) + 3}:1: " in err
     code, out, _ = cli([*argv, "--format", "jsonl", "-"], text)
     rows = [json.loads(x) for x in out.splitlines()]
     assert [r.get("error") is not None for r in rows] == \
@@ -280,3 +282,133 @@ def test_cli_budget_and_stats_from_the_batch():
                          "." * 81 + "\n" + PE1 + "\n")
     assert (code, out) == (124, "unknown\n1\n")
     assert "puzzles" in err
+
+
+# --------------------------------------------------------------------------- issue 14
+
+
+def test_cli_no_puzzles_is_bad_input(tmp_path):
+    code, out, err = cli(["solve", "-"], "")
+    assert (code, out, err) == (2, "", "dlx: <input>: no puzzles\n")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# only a comment\n\n")
+    code, out, err = cli(["count", str(empty)])
+    assert (code, out, err) == (2, "", f"dlx: {empty}: no puzzles\n")
+    done = subprocess.run([sys.executable, "-m", "dlx", "sudoku", "solve"], input="",
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "dlx: <stdin>: no puzzles\n")
+
+
+def test_cli_several_files_one_batch(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text(PE1 + "\n")
+    b.write_text(IMPOSSIBLE + "\n" + PE1 + "\n")
+    code, out, _ = cli(["classify", "--cases", str(a), str(b)])
+    assert (code, out) == (1, "Case 1: Unique.\nCase 2: Impossible.\nCase 3: Unique.\n")
+    code, out, _ = cli(["solve", "--format", "jsonl", str(a), str(b)])
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [(r["case"], r["file"], r["line"]) for r in rows] == [
+        (1, str(a), 1), (2, str(b), 1), (3, str(b), 2)]
+    code, out, err = cli(["solve", str(a), str(tmp_path / "missing.txt"), str(a)])
+    assert code == 2 and out == (PE1_SOLUTION + "\n") * 2 and "missing.txt: cannot read" in err
+
+
+@pytest.mark.parametrize("argv, text, code", [
+    (["solve"], PE1, 0),
+    (["solve"], IMPOSSIBLE, 1),                         # no solution
+    (["count"], IMPOSSIBLE, 1),
+    (["count"], "." * 16, 0),                           # 288 solutions: answered
+    (["classify"], "11" + "." * 79, 1),                 # Illegal: no solution
+    (["classify"], "." * 16, 0),                        # Ambiguous: answered
+    (["solve", "--unique"], "." * 16, 3),               # not unique where demanded
+    (["solve", "--unique"], "." * 16 + "\n" + IMPOSSIBLE, 3),
+    (["count", "--max-nodes", "5"], "." * 81 + "\n" + IMPOSSIBLE, 124),
+    (["solve"], "x\n" + "." * 81 + "\n" + IMPOSSIBLE, 2),
+    (["score"], IMPOSSIBLE, 1),
+])
+def test_cli_one_exit_code_rule(argv, text, code):
+    assert cli([*argv, "-"], text + "\n")[0] == code
+
+
+def test_cli_a_leading_count_line():
+    code, out, err = cli(["solve", "-"], "2\n" + PE1 + "\n" + PE1 + "\n")
+    assert (code, out, err) == (0, (PE1_SOLUTION + "\n") * 2, "")
+    code, out, err = cli(["solve", "-"], "3\n" + PE1 + "\n")
+    assert (code, out) == (2, PE1_SOLUTION + "\n")
+    assert err == "dlx: <input>:1: the first line announces 3 puzzles, but the input has 1\n"
+    # a 4x4 grid whose first row looks like a number is still a grid
+    code, out, _ = cli(["solve", "-"], "1000\n0030\n0400\n0002\n")
+    assert (code, out) == (0, "1324423124133142\n")
+
+
+def sixteen() -> Grid:
+    return sudoku.generate(box=(4, 4), seed=3)
+
+
+def test_cli_16x16_as_numbers_and_in_both_letter_notations():
+    g = sixteen()
+    solution = str(sudoku.solve(g))
+    rows = [g.values[r * 16:(r + 1) * 16] for r in range(16)]
+    numbers = "\n".join(" ".join(map(str, row)) for row in rows) + "\n"
+    letters = str(g) + "\n"
+    hexa = "".join("." if v == 0 else "0123456789ABCDEF"[v - 1] for v in g.values) + "\n"
+    assert "0" in hexa and "G" not in hexa
+    for text in (numbers, letters, hexa, "\n".join(hexa[r * 16:(r + 1) * 16]
+                                                     for r in range(16)) + "\n"):
+        code, out, err = cli(["solve", "-"], text)
+        assert (code, out, err) == (0, solution + "\n", "")
+    # 0-F with no '.' and at most one 0 per row: 0 as blank or as a digit? refused
+    full = "".join("0123456789ABCDEF"[v - 1] for v in sudoku.solve(g).values)
+    code, out, err = cli(["solve", "-"], full + "\n")
+    assert code == 2 and out == ""
+    assert err.startswith("dlx: <input>:1:") and "is 0 a blank" in err
+
+
+def test_cli_timeout_for_the_whole_batch():
+    puzzles = [str(sudoku.generate(seed=k)) for k in range(3)] * 100
+    started = time.monotonic()
+    code, out, err = cli(["score", "--timeout", "0.05", "-"], "\n".join(puzzles) + "\n")
+    assert time.monotonic() - started < 30
+    answered = len(out.splitlines())
+    assert code == 124 and 0 < answered < 300
+    assert err == f"dlx: time limit of 0.05 s reached after {answered} puzzles: the rest get" \
+                  " no answer\n"
+    code, out, _ = cli(["solve", "--timeout", "60", "-"], "\n".join(puzzles) + "\n")
+    assert code == 0 and len(out.splitlines()) == 300
+
+
+def test_cli_rate_and_the_human_solution():
+    code, out, err = cli(["rate", "--steps", "-"], "1.....3..4.....2\n")
+    lines = out.splitlines()
+    rating = sudoku.rate("1.....3..4.....2")
+    assert code == 0 and err == ""
+    assert lines[0] == f"{int(rating.level)} {rating.technique}"
+    assert lines[1:] == [f"  {step}" for step in rating.steps]
+    code, out, err = cli(["rate", "--format", "jsonl", "-"], PE1 + "\n" + "." * 16 + "\n")
+    row, bad = (json.loads(x) for x in out.splitlines())
+    assert code == 2 and row["answer"]["solution"] == PE1_SOLUTION and "error" in bad
+    assert row["answer"]["level"] == int(sudoku.rate(PE1).level)
+    assert err == "dlx: <input>:2: the puzzle has 2 or more solutions; rate needs exactly one\n"
+
+
+def test_cli_generate():
+    code, out, err = cli_generate(["--count", "3", "--seed", "5"])
+    puzzles = out.splitlines()
+    assert code == 0 and err == "" and len(puzzles) == 3
+    assert puzzles == [str(sudoku.generate(seed=5 + k)) for k in range(3)]
+    for p in puzzles:
+        assert sudoku.count(p, limit=2) == 1 and sudoku.is_minimal(p)
+    code, out, _ = cli_generate(["--count", "2", "--seed", "1", "--box", "2x3",
+                                 "--symmetry", "rot180", "--format", "jsonl"])
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [r["seed"] for r in rows] == [1, 2]
+    for r in rows:
+        p = r["puzzle"]
+        assert len(p) == 36 and sudoku.count(p, limit=2) == 1
+        assert all((p[k] == ".") == (p[35 - k] == ".") for k in range(36))    # rot180
+    code, out, _ = cli_generate(["--seed", "2", "--rating", "0", "--format", "jsonl"])
+    assert code == 0 and json.loads(out)["level"] == 0
+
+
+def cli_generate(argv):
+    return cli(["generate", *argv])

@@ -27,15 +27,43 @@ def test_hust_sample_is_knuths_toy_problem():
 
 
 def test_poj_sample():
-    assert run("matrix", POJ_SAMPLE) == (0, ["Yes, I found it", "It is impossible"], [])
+    assert run("matrix", POJ_SAMPLE) == (1, ["Yes, I found it", "It is impossible"], [])
 
 
 def test_several_cases_blank_lines_and_edge_sizes():
+    # a case without a solution makes the batch's exit code 1 (the batch rule)
     text = "\n" + HUST_SAMPLE + "\n\n2 2\n1 1\n1 1\n0 0\n1 3\n0\n"
-    assert run("hust", text) == (0, ["3 2 4 6", "NO", "0", "NO"], [])
-    assert run("matrix", "2 0\n1 1\n1\n0 2\n") == (0, ["Yes, I found it", "Yes, I found it",
+    assert run("hust", text) == (1, ["3 2 4 6", "NO", "0", "NO"], [])
+    assert run("matrix", "2 0\n1 1\n1\n0 2\n") == (1, ["Yes, I found it", "Yes, I found it",
                                                         "It is impossible"], [])
-    assert run("hust", "") == (0, [], [])
+    assert run("matrix", "2 0\n1 1\n1\n") == (0, ["Yes, I found it", "Yes, I found it"], [])
+    assert run("hust", "") == (2, [], ["dlx: <input>:1: no cases: the input is empty"])
+    assert run("hust", "\n  \n") == (2, [], ["dlx: <input>:1: no cases: the input is empty"])
+
+
+def test_a_leading_count_line():
+    assert run("hust", "1\n" + HUST_SAMPLE) == (0, ["3 2 4 6"], [])
+    assert run("matrix", "2\n" + POJ_SAMPLE) == (1, ["Yes, I found it", "It is impossible"], [])
+    assert run("hust", "0\n") == (0, [], [])
+    assert run("hust", "2\n" + HUST_SAMPLE) == (
+        2, ["3 2 4 6"], ["dlx: <input>:1: the first line announces 2 cases, but the input has 1"])
+    assert run("hust", "x\n" + HUST_SAMPLE) == (
+        2, [], ["dlx: <input>:1: the number of cases must be a whole number, not 'x'"])
+
+
+def test_count_limit_and_stats():
+    stats = dlx.Stats()
+    two = "2 1\n1 1\n1 1\n"
+    assert run("hust", HUST_SAMPLE + two, count=True, stats=stats) == (0, ["1", "2"], [])
+    nodes = 0
+    for case in judges.read_hust(io.StringIO(HUST_SAMPLE + two)):
+        one = dlx.Stats()
+        dlx.count(case, stats=one)
+        nodes += one.nodes
+    assert stats.solutions == 3 and stats.nodes == nodes
+    assert run("hust", two, count=True, limit=1) == (0, ["1"], [])
+    assert run("matrix", "1 1\n0\n", count=True) == (1, ["0"], [])
+
 
 
 def test_readers_yield_problems_with_row_labels():
@@ -60,7 +88,7 @@ def test_malformed_case_is_reported_and_the_next_answered(fmt, text, line, messa
     good = HUST_SAMPLE if fmt == "hust" else POJ_SAMPLE
     code, out, err = run(fmt, text + good)
     assert code == 2 and len(err) == 1
-    assert err[0].startswith(f"case 1: line {line}: ") and message in err[0]
+    assert err[0].startswith(f"dlx: <input>:{line}: case 1: ") and message in err[0]
     assert out == (["3 2 4 6"] if fmt == "hust" else ["Yes, I found it", "It is impossible"])
 
 
@@ -72,13 +100,14 @@ def test_malformed_case_is_reported_and_the_next_answered(fmt, text, line, messa
 def test_unreadable_input_stops_after_the_answers_so_far(text, line, message):
     code, out, err = run("hust", HUST_SAMPLE + text + HUST_SAMPLE)
     assert code == 2 and out == ["3 2 4 6"] and len(err) == 1
-    assert err[0].startswith(f"case 2: line {line + 7}: ") and message in err[0]
+    assert err[0].startswith(f"dlx: <input>:{line + 7}: case 2: ") and message in err[0]
 
 
 def test_missing_rows_at_the_end():
     code, out, err = run("matrix", POJ_SAMPLE + "3 2\n1 1\n")
     assert code == 2 and out == ["Yes, I found it", "It is impossible"]
-    assert err == ["case 3: line 10: the case announces 3 rows, but the input ends after 1"]
+    assert err == ["dlx: <input>:10: case 3: the case announces 3 rows, but the input ends"
+                   " after 1"]
 
 
 def test_long_lines_are_refused_without_reading_them_whole(monkeypatch):
@@ -91,7 +120,9 @@ def test_budget_and_unknown_format():
     text = "9 9\n" + "".join(f"1 {j}\n" for j in range(1, 10))
     code, out, err = run("hust", text + "9 9\n" + "".join(f"1 {j}\n" for j in range(1, 10)),
                          max_nodes=3)
-    assert code == 124 and out == [] and len(err) == 2 and "answer is unknown" in err[0]
+    assert code == 124 and out == [] and err == [
+        "dlx: <input>:1: case 1: node budget of 3 reached; the answer is unknown",
+        "dlx: <input>:11: case 2: node budget of 3 reached; the answer is unknown"]
     with pytest.raises(dlx.ExactCoverError, match="unknown batch format"):
         judges.solve_batch("dlx", io.StringIO(""), io.StringIO(), io.StringIO())
 
@@ -125,7 +156,7 @@ def test_answers_match_brute_force(cases, cols):
         want_matrix.append("Yes, I found it" if found else "It is impossible")
         want_hust.append(found)
     code, out, err = run("hust", hust)
-    assert code == 0 and err == [] and len(out) == len(cases)
+    assert code == (0 if all(want_hust) else 1) and err == [] and len(out) == len(cases)
     for line, found in zip(out, want_hust, strict=True):
         if not found:
             assert line == "NO"
@@ -133,4 +164,4 @@ def test_answers_match_brute_force(cases, cols):
             k, *chosen = map(int, line.split())
             assert k == len(chosen) and chosen == sorted(chosen)
             assert tuple(r - 1 for r in chosen) in found
-    assert run("matrix", matrix) == (0, want_matrix, [])
+    assert run("matrix", matrix) == (0 if all(want_hust) else 1, want_matrix, [])

@@ -559,6 +559,36 @@ def test_a_dask_cluster_gives_the_serial_answers(dask_cluster):
     assert parallel.best(p, w, ex, k=2, piece_nodes=100) == dlx.best(p, w, k=2)
 
 
+def test_the_command_runs_on_processes_and_on_a_dask_scheduler(dask_cluster, tmp_path):
+    """``--jobs N`` and ``--scheduler ADDRESS``: the serial answers, from a real command."""
+    cluster, _ = dask_cluster
+    path = tmp_path / "langford.dlx"
+    q = langford(7)
+    def name(item):
+        return "_".join(map(str, item))
+
+    p = dlx.ExactCover({name(label): [name(i) for i in items]
+                        for label, items in q.options.items()})
+    path.write_text(dlx.write_dlx(p))
+
+    def dlx_command(*argv):
+        done = subprocess.run([sys.executable, "-m", "dlx", *argv], capture_output=True,
+                              text=True, timeout=240, env={**os.environ, "NO_PROGRESS": "1"})
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    serial = dlx_command("solve", str(path), "--count")
+    assert serial == f"{dlx.count(p)}\n"
+    assert dlx_command("solve", str(path), "--count", "--jobs", "2") == serial
+    assert dlx_command("solve", str(path), "--jobs", "2", "--limit", "3") == dlx_command(
+        "solve", str(path), "--limit", "3")
+    assert dlx_command("queens", "8", "--count", "--jobs", "2") == "92\n"
+    assert dlx_command("langford", "7", "--count", "--scheduler",
+                       cluster.scheduler_address) == serial
+    assert dlx_command("solve", str(path), "--count", "--scheduler",
+                       cluster.scheduler_address) == serial
+
+
 def test_a_lost_dask_worker_costs_only_its_pieces(dask_cluster):
     cluster, client = dask_cluster
     client.wait_for_workers(2, timeout=60)

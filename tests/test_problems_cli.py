@@ -39,7 +39,7 @@ def test_queens_count_first_all_and_limit(capsys):
 
 
 def test_no_solution_and_quiet(capsys):
-    assert run(capsys, "queens", "3") == (1, "", "dlx queens: no solution\n")
+    assert run(capsys, "queens", "3") == (1, "", "dlx: no solution\n")
     assert run(capsys, "queens", "3", "--quiet") == (1, "", "")
     assert run(capsys, "queens", "3", "--count") == (1, "0\n", "")
     assert run(capsys, "langford", "5", "--format", "jsonl", "--count") == (1, '{"count": 0}\n',
@@ -47,11 +47,11 @@ def test_no_solution_and_quiet(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["queens", "-1"], "dlx queens: the board size must be a whole number >= 0, not -1\n"),
-    (["queens", "100000"], "dlx queens: that would be about 10,000,000,000 options; the limit"
+    (["queens", "-1"], "dlx: the board size must be a whole number >= 0, not -1\n"),
+    (["queens", "100000"], "dlx: that would be about 10,000,000,000 options; the limit"
                            " is 200,000\n"),
-    (["langford", "0"], "dlx langford: n must be a whole number >= 1, not 0\n"),
-    (["pentominoes", "5x5"], "dlx pentominoes: a 5x5 box has 25 squares; the twelve"
+    (["langford", "0"], "dlx: n must be a whole number >= 1, not 0\n"),
+    (["pentominoes", "5x5"], "dlx: a 5x5 box has 25 squares; the twelve"
                              " pentominoes need 60\n"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
@@ -60,7 +60,11 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 
 @pytest.mark.parametrize("argv", [["queens", "8", "--count", "--all"], ["dominoes", "3by3"],
                                   ["queens", "8", "--limit", "0"], ["queens", "eight"],
-                                  ["langford", "4", "--format", "xml"]])
+                                  ["langford", "4", "--format", "xml"],
+                                  ["queens", "8", "--max-nodes", "0"],
+                                  ["queens", "8", "--max-nodes", "-1"],
+                                  ["queens", "8", "--timeout", "0"],
+                                  ["rectangles", "--timeout", "-2"]])
 def test_usage_errors_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as info:
         run(capsys, *argv)
@@ -70,7 +74,7 @@ def test_usage_errors_exit_2(capsys, argv):
 def test_budget_gives_124(capsys):
     code, out, err = run(capsys, "queens", "10", "--count", "--max-nodes", "100")
     assert code == 124 and out == ""
-    assert err == ("dlx queens: node budget of 100 exhausted before the search finished;"
+    assert err == ("dlx: node budget of 100 reached before the search finished:"
                    " the answer is unknown\n")
 
 
@@ -79,10 +83,10 @@ def test_interrupt_gives_130(capsys, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(dlx, "count", stop)
-    assert run(capsys, "dominoes", "4x4", "--count") == (130, "", "dlx dominoes: interrupted\n")
+    assert run(capsys, "dominoes", "4x4", "--count") == (130, "", "dlx: interrupted\n")
     monkeypatch.setattr(rectangles, "min_cover", stop)
     monkeypatch.setattr(sys, "stdin", io.StringIO(ZOJ_SAMPLE))
-    assert run(capsys, "rectangles") == (130, "", "dlx rectangles: interrupted\n")
+    assert run(capsys, "rectangles") == (130, "", "dlx: interrupted\n")
 
 
 def test_stats_table_on_stderr(capsys):
@@ -135,15 +139,18 @@ def test_pentominoes(capsys):
 def test_rectangles_from_a_file_and_stdin(capsys, monkeypatch, tmp_path):
     path = tmp_path / "zoj.txt"
     path.write_text(ZOJ_SAMPLE)
-    assert run(capsys, "rectangles", str(path)) == (0, "1\n-1\n2\n", "")
+    # case 2 has no cover: exit 1, by the batch rule
+    assert run(capsys, "rectangles", str(path)) == (1, "1\n-1\n2\n", "")
     monkeypatch.setattr(sys, "stdin", io.StringIO(ZOJ_SAMPLE))
     code, out, _ = run(capsys, "rectangles", "-", "--format", "jsonl")
-    assert code == 0 and [json.loads(line) for line in out.splitlines()] == [
-        {"case": 1, "min": 1, "pieces": [0]}, {"case": 2, "min": -1, "pieces": None},
-        {"case": 3, "min": 2, "pieces": [3, 4]}]
-    assert run(capsys, "rectangles", str(path), "--count") == (0, "1\n0\n2\n", "")
+    assert code == 1 and [json.loads(line) for line in out.splitlines()] == [
+        {"file": "<stdin>", "case": 1, "min": 1, "pieces": [0]},
+        {"file": "<stdin>", "case": 2, "min": -1, "pieces": None},
+        {"file": "<stdin>", "case": 3, "min": 2, "pieces": [3, 4]}]
+    assert run(capsys, "rectangles", str(path), "--count") == (1, "1\n0\n2\n", "")
     code, _, err = run(capsys, "rectangles", str(path), "--stats")
-    assert code == 0 and "cases" in err and "nodes" in err
+    assert code == 1 and "cases" in err and "nodes" in err
+    assert run(capsys, "rectangles", str(path), str(path)) == (1, "1\n-1\n2\n" * 2, "")
 
 
 def test_rectangles_exit_codes(capsys, tmp_path):
@@ -154,17 +161,51 @@ def test_rectangles_exit_codes(capsys, tmp_path):
     bad.write_text("2\n5 5 1\n0 0 5 5\n5 5 2\n0 0 3 5\n")
     code, out, err = run(capsys, "rectangles", str(bad))
     assert (code, out) == (2, "1\n")
-    assert err == f"dlx rectangles: {bad}: line 4: case 2 announces 2 pieces, but the input" \
-                  " ends after 1\n"
+    assert err == f"dlx: {bad}:4: case 2 announces 2 pieces, but the input ends after 1\n"
     outside = tmp_path / "outside.txt"
     outside.write_text("1\n5 5 1\n0 0 6 5\n")
     code, out, err = run(capsys, "rectangles", str(outside))
-    assert code == 2 and out == "" and "line 3: piece 0 (0 0 6 5) is outside" in err
+    assert code == 2 and out == "" and f"{outside}:3: case 1: piece 0 (0 0 6 5) is outside" in err
     assert len(err.splitlines()) == 1
     code, _, err = run(capsys, "rectangles", str(tmp_path / "missing.txt"))
-    assert code == 2 and err.startswith("dlx rectangles: cannot read") and "\n" == err[-1]
+    assert code == 2 and err == f"dlx: {tmp_path / 'missing.txt'}: cannot read it: No such file" \
+                                " or directory\n"
     hard = tmp_path / "hard.txt"
     pieces = rectangles.random_pieces(10, 10, 60, covers=4, grain=2, seed=1)
     hard.write_text("1\n10 10 60\n" + "".join(" ".join(map(str, p)) + "\n" for p in pieces))
     code, out, err = run(capsys, "rectangles", str(hard), "--max-nodes", "5")
-    assert code == 124 and out == "" and "case 1: node budget of 5 exhausted" in err
+    assert code == 124 and out == "" and f"{hard}:2: case 1: node budget of 5 reached" in err
+
+
+def test_rectangles_answer_the_rest_after_a_bad_case(capsys, tmp_path):
+    # issue 14: a bad case used to stop the batch
+    text = ("4\n"
+            "5 5 1\n0 0 5 5\n"          # case 1: 1
+            "5 5 2\n0 0 6 5\n0 0 5 5\n"  # case 2: a piece off the board
+            "2 2 1\n0 0 x 1\n"           # case 3: not a number
+            "2 2 2\n0 0 1 2\n1 0 2 2\n")  # case 4: 2
+    path = tmp_path / "zoj.txt"
+    path.write_text(text)
+    code, out, err = run(capsys, "rectangles", str(path))
+    assert (code, out) == (2, "1\n2\n")
+    assert err.splitlines() == [
+        f"dlx: {path}:5: case 2: piece 0 (0 0 6 5) is outside the 5 x 5 board (0 <= x <= 5,"
+        " 0 <= y <= 5)",
+        f"dlx: {path}:8: case 3: expected whole numbers x1 y1 x2 y2, got '0 0 x 1'"]
+    # without the T line, cases run to the end; with a wrong T, it is reported
+    path.write_text("2 2 2\n0 0 1 2\n1 0 2 2\n5 5 1\n0 0 5 5\n")
+    assert run(capsys, "rectangles", str(path)) == (0, "2\n1\n", "")
+    path.write_text("3\n2 2 2\n0 0 1 2\n1 0 2 2\n")
+    code, out, err = run(capsys, "rectangles", str(path))
+    assert (code, out) == (2, "2\n")
+    assert err == f"dlx: {path}:1: line 1 announces 3 cases, but the input ends after 1\n"
+
+
+def test_rectangles_timeout(capsys, tmp_path):
+    pieces = rectangles.random_pieces(12, 12, 150, covers=6, grain=2, seed=3)
+    case = "12 12 150\n" + "".join(" ".join(map(str, p)) + "\n" for p in pieces)
+    path = tmp_path / "hard.txt"
+    path.write_text(f"40\n{case * 40}")
+    code, out, err = run(capsys, "rectangles", str(path), "--count", "--timeout", "0.2")
+    assert code == 124 and len(out.splitlines()) < 40
+    assert "time limit of 0.2 s reached" in err

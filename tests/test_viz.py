@@ -174,6 +174,53 @@ def test_search_tree(toy: dlx.ExactCover) -> None:
     assert points == {"choice": 4, "solution": 1, "dead end": 1}
     assert sorted(t.get_text() for t in gids(fig, "option-label")) == sorted(
         ["adg", "bcf", "adf", "bg", "ce"])
+    # the dead end (after adg, bcf) names the item left without options: e
+    assert sorted(t.get_text() for t in gids(fig, "item-label")) == sorted(
+        ["a (2)", "b (1)", "e (0)", "b (1)", "c (1)"])
+
+
+def test_search_tree_labels_never_none() -> None:
+    # every node but a solution names an item; a dead end names one that no open
+    # option covers (on random problems, with secondary items and colours)
+    import random
+
+    rng = random.Random(5)
+    for _ in range(60):
+        items = "abcdef"
+        options = {k: rng.sample(items, rng.randint(1, 3)) + rng.sample(["x", "y"],
+                   rng.randint(0, 1)) for k in range(rng.randint(3, 9))}
+        options = {k: [dlx.Colored(i, rng.choice("rb")) if i in "xy" and rng.random() < 0.5
+                       else i for i in v] for k, v in options.items()}
+        problem = dlx.ExactCover(options, secondary=["x", "y"])
+        tree = viz.search_tree(problem)
+        for n in tree:
+            if n.kind == "solution":
+                continue
+            assert n.item is not None and n.item in problem.primary
+            if n.kind == "dead end":
+                path, j = [], tree.index(n)
+                while tree[j].parent is not None:
+                    path.append(tree[j].option)
+                    j = tree[j].parent
+                assert n.item not in {i for o in path for i in problem.item_names(o)}
+                assert not any(n.item in problem.item_names(o) and _compatible(problem, path, o)
+                               for o in problem.options)
+
+
+def _compatible(problem: dlx.ExactCover, path: list, option: object) -> bool:
+    """Can ``option`` join the options ``path``: no primary item twice, and each secondary
+    item either once without a colour or always with one colour?"""
+    uses: dict[object, list[object]] = {}
+    for o in [*path, option]:
+        for entry in problem.options[o]:
+            item = entry.item if isinstance(entry, dlx.Colored) else entry
+            uses.setdefault(item, []).append(entry.color if isinstance(entry, dlx.Colored)
+                                             else None)
+    for item, colours in uses.items():
+        if len(colours) > 1 and (item in problem.primary or None in colours
+                                 or len(set(colours)) > 1):
+            return False
+    return True
 
 
 def test_search_tree_size_limit() -> None:
@@ -255,6 +302,30 @@ def test_rectangles_figure() -> None:
         viz.rectangles_figure([(0, 0, 0, 1)])
     with pytest.raises(ValueError, match="no rectangle named"):
         viz.rectangles_figure(pieces, chosen=[7])
+
+
+def overlapping_texts(fig: Figure, gid: str) -> list[tuple[str, str]]:
+    """Pairs of texts with this gid whose drawn boxes overlap (measured by the renderer)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in gids(fig, gid)]
+    return [(a, b) for k, (a, box) in enumerate(boxes) for b, other in boxes[k + 1:]
+            if box.overlaps(other)]
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_offered_rectangles_have_labels_that_do_not_overlap(seed: int) -> None:
+    # notebook 04's "24 pieces on offer": many pieces share a corner, some are duplicates
+    from problems import rectangles
+
+    pieces = rectangles.random_pieces(8, 8, 24, seed=seed, grain=2)
+    fig = viz.rectangles_figure(pieces, 8, 8, chosen=[], title="24 pieces on offer")
+    labels = gids(fig, "offered-label")
+    assert sorted(t.get_text() for t in labels) == sorted(str(k) for k in range(24))
+    assert overlapping_texts(fig, "offered-label") == []
 
 
 def test_profile_figure() -> None:

@@ -190,17 +190,19 @@ def error(text: str, name: str | None = None, line: int | None = None,
     print(message(text, name, line, column), file=sys.stderr, flush=True)
 
 
-def stopped(e: dlx.BudgetExceeded) -> str:
-    """What ran out, for a message: ``node budget of 100`` or ``time limit of 2 s``.
+def stopped(e: dlx.BudgetExceeded, limit: float | None = None) -> str:
+    """What ran out, for a message: ``node budget of 100`` or ``time limit of 2 s``
+    (``limit``: the command's ``--timeout``, when the search got what remained of it).
 
     >>> stopped(dlx.BudgetExceeded(100, 0))
     'node budget of 100'
+    >>> stopped(dlx.BudgetExceeded(None, 0, timeout=0.71), 2)
+    'time limit of 2 s'
     """
-    if e.max_nodes is None and e.timeout is not None:
-        return f"time limit of {e.timeout:g} s"
-    if e.max_nodes is None:
-        return "time limit"
-    return f"node budget of {e.max_nodes:,}"
+    if e.max_nodes is not None:
+        return f"node budget of {e.max_nodes:,}"
+    seconds = limit if limit is not None else e.timeout
+    return "time limit" if seconds is None else f"time limit of {seconds:g} s"
 
 
 # ------------------------------------------------------------------------------ input
@@ -276,6 +278,40 @@ class Deadline:
 
     def expired(self) -> bool:
         return self.end is not None and time.monotonic() >= self.end
+
+
+# ------------------------------------------------------------------ many cores
+
+
+def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N`` and ``--scheduler ADDRESS``: where the search runs."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=positive_int, metavar="N",
+                       help="search on N processes of this machine (the tree cut into pieces)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="search on a running Dask cluster (its scheduler, such as"
+                       " tcp://host:8786; needs the dask extra)")
+
+
+@contextmanager
+def executor_for(args: argparse.Namespace) -> Iterator[Any]:
+    """The executor that ``--jobs`` or ``--scheduler`` asks for, shut down at the end
+    (None: search in this process)."""
+    jobs, address = getattr(args, "jobs", None), getattr(args, "scheduler", None)
+    if jobs is None and address is None:
+        yield None
+        return
+    from dlx import parallel
+
+    try:
+        ex = parallel.executor(jobs=jobs) if address is None else \
+            parallel.executor(scheduler=address)
+    except (ImportError, OSError, ValueError) as e:
+        raise InputError(f"cannot reach the Dask scheduler {address}: {e}"
+                         if address is not None else f"cannot start {jobs} processes: {e}"
+                         ) from None
+    with ex:
+        yield ex
 
 
 # ---------------------------------------------------------------- the search session
@@ -365,6 +401,10 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
         rate = stats.nodes / max(elapsed, 1e-9)
         text = (f"{label}: {stats.nodes:,} nodes ({rate:,.0f}/s),"
                 f" {stats.solutions:,} solutions, depth {len(stats.profile) - 1}")
+        workers = getattr(stats, "workers", None)      # a parallel run's report
+        if workers is not None:
+            text += (f"; about {getattr(stats, 'fraction', 0.0):.0%} done on {workers}"
+                     f" workers, {getattr(stats, 'pieces_left', 0):,} pieces left")
         if live is None:
             from rich.console import Console
             from rich.live import Live

@@ -308,7 +308,8 @@ def solve_batch(fmt: str, stream: _Reader, out: _Writer, err: _Writer, *,
                     answer = " ".join(map(str, [len(sol), *sorted(sol)]))  # type: ignore[type-var]
         except BudgetExceeded as e:
             add_stats(total, one)
-            err.write(message(f"case {k}: {stopped(e)} reached; the answer is unknown",
+            seconds = None if deadline is None else deadline.limit
+            err.write(message(f"case {k}: {stopped(e, seconds)} reached; the answer is unknown",
                               name, line) + "\n")
             mine.unknown()
             continue

@@ -22,24 +22,32 @@ import re
 import sys
 import time
 from collections.abc import Callable, Hashable
-from contextlib import ExitStack
 from typing import IO, Any, cast
 
 import dlx
+from dlx import FormatError
 from problems import dominoes, langford, polyominoes, queens, rectangles
 
 from .common import (
+    EPILOG,
     EXIT_BUDGET,
     EXIT_FOUND,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_NONE,
+    Batch,
+    Deadline,
     InputError,
+    add_parallel_arguments,
+    add_stats,
     error,
+    executor_for,
     open_input,
     positive_int,
     print_stats,
     search_session,
+    seconds,
+    stopped,
 )
 
 __all__ = ["add_parsers"]
@@ -63,11 +71,14 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument("--limit", type=positive_int, metavar="K",
                         help="print (or count) at most K solutions; default: print the first")
     common.add_argument("--max-nodes", type=positive_int, metavar="N",
-                        help="node budget; exit 124 when it runs out")
+                        help="node budget (per case); exit 124 when it runs out")
+    common.add_argument("--timeout", type=seconds, metavar="SECONDS",
+                        help="time limit for the whole run; exit 124 when it is reached")
     common.add_argument("--stats", action="store_true", help="statistics table on stderr")
     common.add_argument("--format", choices=["text", "jsonl"], default="text",
                         help="text (default) or one JSON object per line")
     common.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_parallel_arguments(common)
     return common
 
 
@@ -76,32 +87,35 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     common = [_common()]
     p = subparsers.add_parser("queens", parents=common, help="n queens, none attacking another",
                               description="Place N queens on an N x N board, none attacking"
-                              " another (OEIS A000170 counts them).")
-    p.add_argument("n", type=int, metavar="N", help="board size")
+                              " another (OEIS A000170 counts them).", epilog=EPILOG)
+    p.add_argument("n", type=int, metavar="N", help="board size (N x N, N queens)")
     p.set_defaults(func=_queens)
     p = subparsers.add_parser(
         "rectangles", parents=common, help="fewest rectangles covering a board (ZOJ 3209)",
-        description="Read ZOJ 3209 input (T; then per case 'n m p' and p lines 'x1 y1 x2 y2')"
-        " and print, per case, the fewest pieces covering the n x m board exactly, or -1"
-        " (--count: the number of exact covers).  Exit 1 when no case has a cover.")
-    p.add_argument("file", nargs="?", default="-", metavar="FILE",
-                   help="input file, or - (default) for standard input")
+        description="Read ZOJ 3209 input (T; then per case 'n m p' and p lines 'x1 y1 x2 y2';"
+        " T may be left out) and print, per case, the fewest pieces covering the n x m board"
+        " exactly, or -1 (--count: the number of exact covers). A malformed case is reported"
+        " on stderr and the rest are still answered.", epilog=EPILOG)
+    p.add_argument("files", nargs="*", default=["-"], metavar="FILE",
+                   help="input files; '-' or none for standard input")
     p.set_defaults(func=_rectangles)
     p = subparsers.add_parser(
         "pentominoes", parents=common, help="tile a W x H box with the 12 pentominoes",
         description="Tile a W x H box with the twelve pentominoes, each once (W * H = 60 for"
-        " a full set: 6x10, 5x12, 4x15, 3x20).")
+        " a full set: 6x10, 5x12, 4x15, 3x20).", epilog=EPILOG)
     p.add_argument("size", type=_size, metavar="WxH", help="box size, such as 6x10")
     p.add_argument("--distinct", action="store_true",
                    help="one tiling per family of rotations and reflections of the box")
     p.set_defaults(func=_pentominoes)
     p = subparsers.add_parser("langford", parents=common, help="Langford pairs L(2, N)",
-                              description="Arrange 1, 1, ..., N, N with k numbers between the"
-                              " two k's (both mirror images are counted).")
-    p.add_argument("n", type=int, metavar="N")
+                              description="Arrange 1, 1, ..., N, N in a row with k numbers"
+                              " between the two k's (both mirror images are counted; there"
+                              " are solutions only for N = 0 or 3 mod 4).", epilog=EPILOG)
+    p.add_argument("n", type=int, metavar="N",
+                   help="the largest number: the row holds two of each of 1..N")
     p.set_defaults(func=_langford)
     p = subparsers.add_parser("dominoes", parents=common, help="domino tilings of an R x C board",
-                              description="Tile an R x C board with dominoes.")
+                              description="Tile an R x C board with dominoes.", epilog=EPILOG)
     p.add_argument("size", type=_size, metavar="RxC", help="board size, such as 8x8")
     p.set_defaults(func=_dominoes)
 
@@ -119,28 +133,35 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     stats = dlx.Stats()
     started = time.perf_counter()
     found = 0
+    timeout = args.timeout
     try:
-        with search_session(command, args.quiet) as progress:
-            if args.count:
+        if args.count:
+            with search_session(command, args.quiet) as progress, executor_for(args) as ex:
                 found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
-                                  stats=stats, progress=progress)
-                _emit(args, str(found), {"count": found}, sys.stdout)
-            else:
+                                  timeout=timeout, stats=stats, progress=progress,
+                                  executor=ex)
+            # the live line is gone: the answer gets a line of its own
+            _emit(args, str(found), {"count": found}, sys.stdout)
+        else:
+            with search_session(command, args.quiet) as progress, executor_for(args) as ex:
                 limit = args.limit or (None if args.all else 1)
+                # printed while the live line shows: rich puts them above it
                 for sol in dlx.solutions(problem, limit=limit, max_nodes=args.max_nodes,
-                                         stats=stats, progress=progress):
+                                         timeout=timeout, stats=stats, progress=progress,
+                                         executor=ex):
                     if found and args.format == "text":
                         print()
                     found += 1
                     text, record = show(sol)
                     _emit(args, text, record, sys.stdout)
-                if not found and not args.quiet:
-                    error("no solution", command)
+            if not found and not args.quiet:
+                error("no solution")
     except dlx.BudgetExceeded as e:
-        error(f"{e}; the answer is unknown", command)
+        error(f"{stopped(e, args.timeout)} reached before the search finished: the answer is"
+              " unknown")
         return EXIT_BUDGET
     except KeyboardInterrupt:
-        error("interrupted", command)
+        error("interrupted")
         return EXIT_INTERRUPTED
     finally:
         if args.stats:
@@ -148,16 +169,15 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     return EXIT_FOUND if found else EXIT_NONE
 
 
-def _build(command: str, make: Callable[[], dlx.ExactCover],
-           options: int = 0) -> dlx.ExactCover | None:
+def _build(make: Callable[[], dlx.ExactCover], options: int = 0) -> dlx.ExactCover | None:
     """The problem, or None after one line on stderr (bad or too large input)."""
     if options > MAX_OPTIONS:
-        error(f"that would be about {options:,} options; the limit is {MAX_OPTIONS:,}", command)
+        error(f"that would be about {options:,} options; the limit is {MAX_OPTIONS:,}")
         return None
     try:
         return make()
     except ValueError as e:
-        error(str(e), command)
+        error(str(e))
         return None
 
 
@@ -165,7 +185,7 @@ def _build(command: str, make: Callable[[], dlx.ExactCover],
 
 
 def _queens(args: argparse.Namespace) -> int:
-    problem = _build("queens", lambda: queens.encode(args.n), args.n ** 2)
+    problem = _build(lambda: queens.encode(args.n), args.n ** 2)
     if problem is None:
         return EXIT_INPUT
 
@@ -177,7 +197,7 @@ def _queens(args: argparse.Namespace) -> int:
 
 
 def _langford(args: argparse.Namespace) -> int:
-    problem = _build("langford", lambda: langford.encode(args.n), 2 * args.n ** 2)
+    problem = _build(lambda: langford.encode(args.n), 2 * args.n ** 2)
     if problem is None:
         return EXIT_INPUT
 
@@ -190,7 +210,7 @@ def _langford(args: argparse.Namespace) -> int:
 
 def _dominoes(args: argparse.Namespace) -> int:
     rows, cols = args.size
-    problem = _build("dominoes", lambda: dominoes.encode(rows, cols), 2 * rows * cols)
+    problem = _build(lambda: dominoes.encode(rows, cols), 2 * rows * cols)
     if problem is None:
         return EXIT_INPUT
 
@@ -206,10 +226,9 @@ def _pentominoes(args: argparse.Namespace) -> int:
     width, height = args.size
     if width * height != 60:
         error(f"a {width}x{height} box has {width * height} squares;"
-              " the twelve pentominoes need 60", "pentominoes")
+              " the twelve pentominoes need 60")
         return EXIT_INPUT
-    problem = _build("pentominoes",
-                     lambda: polyominoes.encode(width, height, reduce=args.distinct))
+    problem = _build(lambda: polyominoes.encode(width, height, reduce=args.distinct))
     if problem is None:
         return EXIT_INPUT
 
@@ -220,56 +239,72 @@ def _pentominoes(args: argparse.Namespace) -> int:
     return _search(args, "pentominoes", problem, show)
 
 
-def _add(total: dlx.Stats, stats: dlx.Stats) -> None:
-    total.nodes += stats.nodes
-    total.updates += stats.updates
-    total.solutions += stats.solutions
-    total.profile = max(total.profile, stats.profile, key=len)
-
-
 def _rectangles(args: argparse.Namespace) -> int:
     total = dlx.Stats()
     started = time.perf_counter()
-    answers = covered = 0
-    with ExitStack() as stack:
+    batch = Batch()
+    deadline = Deadline(args.timeout)
+    try:
+        with search_session("rectangles", args.quiet) as progress:
+            for path in args.files:
+                try:
+                    # surrogateescape: a bad byte is a bad number, reported with its line
+                    with open_input(path, errors="surrogateescape") as (stream, name):
+                        if not _rectangle_cases(args, stream, name, batch, deadline, total,
+                                                progress):
+                            break
+                except InputError as e:
+                    print(e, file=sys.stderr)
+                    batch.bad()
+    except KeyboardInterrupt:
+        error("interrupted")
+        return EXIT_INTERRUPTED
+    finally:
+        if args.stats:
+            print_stats(total, time.perf_counter() - started, "dlx rectangles",
+                        [("cases", f"{batch.cases:,}")])
+    return batch.code
+
+
+def _rectangle_cases(args: argparse.Namespace, stream: IO[str], name: str, batch: Batch,
+                     deadline: Deadline, total: dlx.Stats,
+                     progress: Callable[[dlx.Stats], None]) -> bool:
+    """Answer the cases of one file; False when the time limit stops the run."""
+    k = 0
+    for case in rectangles.read_batch(stream):
+        k += 1
+        batch.cases += 1
+        if isinstance(case, FormatError):
+            case_of = f"case {k}: " if "case" not in case.reason else ""
+            error(case_of + case.reason, name, case.line)
+            batch.bad()
+            continue
+        if deadline.expired():
+            error(f"time limit of {args.timeout:g} s reached: case {k} and the rest are not"
+                  " answered", name)
+            batch.unknown()
+            return False
+        stats = dlx.Stats()
+        search: dict[str, Any] = {"max_nodes": args.max_nodes, "timeout": deadline.remaining(),
+                                  "stats": stats, "progress": progress}
         try:
-            # surrogateescape: a bad byte is a bad number, reported with its line
-            stream, name = stack.enter_context(
-                open_input(args.file, "rectangles", errors="surrogateescape"))
-        except InputError as e:
-            error(str(e), e.command)
-            return EXIT_INPUT
-        try:
-            progress = stack.enter_context(search_session("rectangles", args.quiet))
-            for k, case in enumerate(rectangles.read_cases(stream), 1):
-                stats = dlx.Stats()
-                search = {"max_nodes": args.max_nodes, "stats": stats, "progress": progress}
-                if args.count:
-                    n = rectangles.count(case.n, case.m, case.pieces, limit=args.limit,
-                                         **search)
-                    _emit(args, str(n), {"case": k, "count": n}, sys.stdout)
-                    covered += n > 0
-                else:
-                    best = rectangles.min_cover(case.n, case.m, case.pieces, **search)
-                    text = "-1" if best is None else str(len(best))
-                    record = {"case": k, "min": -1 if best is None else len(best),
-                              "pieces": best}
-                    _emit(args, text, record, sys.stdout)
-                    covered += best is not None
-                answers += 1
-                _add(total, stats)
-        except (dlx.FormatError, UnicodeDecodeError) as e:
-            error(f"{name}: {e}", "rectangles")
-            return EXIT_INPUT
+            if args.count:
+                n = rectangles.count(case.n, case.m, case.pieces, limit=args.limit, **search)
+                _emit(args, str(n), {"file": name, "case": k, "count": n}, sys.stdout)
+                covered = n > 0
+            else:
+                best = rectangles.min_cover(case.n, case.m, case.pieces, **search)
+                text = "-1" if best is None else str(len(best))
+                record = {"file": name, "case": k, "min": -1 if best is None else len(best),
+                          "pieces": best}
+                _emit(args, text, record, sys.stdout)
+                covered = best is not None
         except dlx.BudgetExceeded as e:
-            _add(total, stats)
-            error(f"case {answers + 1}: {e}; the answer is unknown", "rectangles")
-            return EXIT_BUDGET
-        except KeyboardInterrupt:
-            error("interrupted", "rectangles")
-            return EXIT_INTERRUPTED
-        finally:
-            if args.stats:
-                print_stats(total, time.perf_counter() - started, "dlx rectangles",
-                            [("cases", f"{answers:,}")])
-    return EXIT_FOUND if covered or not answers else EXIT_NONE
+            error(f"case {k}: {stopped(e, args.timeout)} reached before the search finished:"
+                  " the answer is unknown", name, case.line)
+            batch.unknown()
+        else:
+            if not covered:
+                batch.none()
+        add_stats(total, stats)
+    return True

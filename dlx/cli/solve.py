@@ -35,12 +35,15 @@ from dlx.formats import DLXFormatWarning, read_dlx_lines
 
 from .common import (
     EPILOG,
+    EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_MEMORY,
     Batch,
     Deadline,
     InputError,
+    add_parallel_arguments,
     error,
+    executor_for,
     input_size,
     line_cap,
     open_input,
@@ -81,11 +84,16 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                        help="text (default) or jsonl output for DLX input; hust or matrix:"
                             " judge batches in, the judge's answers out")
     solve.add_argument("-q", "--quiet", action="store_true", help="no progress or warnings")
+    add_parallel_arguments(solve)
     solve.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dlx solve`` as ``args`` say; return the exit code."""
+    if args.format in ("hust", "matrix") and args.limit is not None and not args.count:
+        error(f"--limit goes with --count under --format {args.format} (each case's answer is"
+              " one solution or none)")
+        return EXIT_INPUT
     deadline = Deadline(args.timeout)
     batch = Batch()
     several = len(args.files) > 1
@@ -197,17 +205,23 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
     prefix = f"{name}: " if several else ""
     limit, budget, timeout = args.limit, args.max_nodes, deadline.remaining()
     try:
-        with search_session(f"dlx solve {name}", args.quiet) as progress:
-            if args.count:
+        if args.count:
+            with search_session(f"dlx solve {name}", args.quiet) as progress, \
+                    executor_for(args) as ex:
                 found = dlx.count(problem, limit=limit, max_nodes=budget, timeout=timeout,
-                                  stats=stats, progress=progress)
-                if args.format == "jsonl":
-                    print(json.dumps({"file": name, "count": found, "finished": True}))
-                else:
-                    print(f"{prefix}{found}")
+                                  stats=stats, progress=progress, executor=ex)
+            # the live line is gone: the answer gets a line of its own
+            if args.format == "jsonl":
+                print(json.dumps({"file": name, "count": found, "finished": True}))
             else:
+                print(f"{prefix}{found}")
+        else:
+            with search_session(f"dlx solve {name}", args.quiet) as progress, \
+                    executor_for(args) as ex:
+                # printed while the live line shows: rich puts them above it
                 for sol in dlx.solutions(problem, limit=limit, max_nodes=budget,
-                                         timeout=timeout, stats=stats, progress=progress):
+                                         timeout=timeout, stats=stats, progress=progress,
+                                         executor=ex):
                     found += 1
                     _print_solution(problem, lines, sol, found, args.format, name, prefix)
     except dlx.BudgetExceeded as e:
@@ -217,7 +231,8 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                 print(json.dumps({"file": name, "count": partial, "finished": False}))
             else:
                 print(f"{prefix}{partial}+")
-        error(f"{stopped(e)} reached: {partial:,} solutions so far, search unfinished", name)
+        error(f"{stopped(e, args.timeout)} reached: {partial:,} solutions so far, search"
+              " unfinished", name)
         batch.unknown()
     except KeyboardInterrupt:
         error(f"interrupted after {stats.nodes:,} nodes: {stats.solutions:,} solutions so far",

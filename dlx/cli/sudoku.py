@@ -1,11 +1,13 @@
-"""``dlx sudoku solve|count|classify|score``: many Sudoku puzzles in one batch.
+"""``dlx sudoku solve|count|classify|score|rate|generate``: many Sudoku puzzles in one batch.
 
-Input (a FILE, or ``-`` / nothing for standard input) holds one puzzle per line
+Input (FILEs, or ``-`` / nothing for standard input) holds one puzzle per line
 (blank lines and ``#`` comments skipped, a line ``end`` stops, as in the AcWing
-166 judge format) or grids of N lines separated by blank lines (UVA 10957, NOIP
-2009).  One answer per puzzle goes to standard output, in order; a malformed
-puzzle is reported on standard error with its line number and the rest are still
-answered.  Progress and ``--stats`` go to standard error.
+166 judge format; a first line holding one number is the number of puzzles) or
+grids of N lines separated by blank lines (UVA 10957, NOIP 2009); the size of a
+grid comes from its lines (16 lines of 16 numbers: one 16x16 puzzle).  One
+answer per puzzle goes to standard output, in order; a malformed puzzle is
+reported on standard error as ``dlx: FILE:LINE:COLUMN: what is wrong`` and the
+rest are still answered.  Progress and ``--stats`` go to standard error.
 
 ``solve``, ``count`` and ``classify`` hand runs of puzzles to
 :func:`problems.sudoku.batch`, the compiled fast path when ``dlx._core`` is built
@@ -15,12 +17,18 @@ when the input is a terminal.  In ``--format jsonl``, ``nodes`` is what the
 per-puzzle search reports (the core counts the givens it places as that search
 does), and ``ms`` is the time the batch spent on that puzzle (placing its givens,
 the search, undoing it), not counting reading it; ``--stats`` times the batches.
-``score`` stays puzzle by puzzle (branch and bound).
+``score`` and ``rate`` go puzzle by puzzle.  ``generate`` writes new puzzles,
+one per line.
 
-Exit codes: 0 success; 1 some puzzle had no solution (``solve``, ``score``);
-2 usage error or some puzzle malformed; 3 some puzzle not unique (``solve
---unique``); 124 a node budget (``--max-nodes``) ran out.  Ctrl-C (130) and a
-closed output (141) are handled by :func:`dlx.cli.main`.
+``--max-nodes`` is a budget per puzzle; ``--timeout`` limits the whole run (the
+batch verbs stop inside a search; score and rate between puzzles): once it has
+passed, the puzzles not yet answered get no answer and the exit code is 124.
+
+Exit codes follow the batch rule of :data:`dlx.cli.common.BATCH_RULE`: 2 if any
+input was bad (including an input with no puzzles), else 124 if any answer is
+unknown, else 3 if some puzzle was not unique (``solve --unique``), else 1 if
+some puzzle had no solution (Illegal and Impossible ones included), else 0.
+Ctrl-C (130) and a closed output (141) are handled by :func:`dlx.cli.main`.
 
 >>> import argparse, io
 >>> parser = argparse.ArgumentParser(prog="dlx")
@@ -41,7 +49,6 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -49,11 +56,11 @@ import dlx
 from problems import sudoku
 
 from .common import (
+    EPILOG,
     EXIT_BUDGET,
-    EXIT_FOUND,
     EXIT_INPUT,
-    EXIT_NONE,
-    EXIT_NOT_UNIQUE,
+    Batch,
+    Deadline,
     InputError,
     is_terminal,
     message,
@@ -61,14 +68,25 @@ from .common import (
     positive_int,
     print_table,
     progress_wanted,
+    seconds,
+    slow_engine_note,
 )
 
 __all__ = ["add_parsers", "run", "MAX_CHUNK"]
 
-COMMANDS = ("solve", "count", "classify", "score")
+COMMANDS = ("solve", "count", "classify", "score", "rate", "generate")
 
 #: The most puzzles handed to :func:`problems.sudoku.batch` at once.
 MAX_CHUNK = 1024
+
+#: With a time limit, a chunk grows only while a chunk takes less than this (seconds),
+#: so that the limit is checked often.
+CHUNK_SECONDS = 0.05
+
+_FORMATS = ("Formats: 81 characters per line ('.' or '0' blank), 9-line grids with or without"
+            " spaces, pretty grids with | - +, .sdk; sizes 4x4 to 25x25 (12x12 with --box 3x4);"
+            " 16x16 as 16 lines of 16 numbers (0 blank), or a character per cell: 1-9A-G"
+            " (blank . or 0) or 0-9A-F (blank .).")
 
 
 def _box(text: str) -> tuple[int, int]:
@@ -81,46 +99,108 @@ def _box(text: str) -> tuple[int, int]:
     return (r, c)
 
 
-def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``sudoku`` command (solve|count|classify|score); ``func`` is :func:`run`."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("file", nargs="?", default="-", metavar="FILE",
-                        help="puzzles to read; '-' or nothing for standard input")
-    common.add_argument("--format", choices=("text", "jsonl"), default="text",
-                        help="text (default) or one JSON object per puzzle:"
-                             " input, answer, verdict, nodes, ms")
-    common.add_argument("--pretty", action="store_true", help="render grids, givens in bold")
-    common.add_argument("--cases", action="store_true",
-                        help="prefix answers with 'Case k: ' (UVA style)")
-    common.add_argument("--stats", action="store_true",
-                        help="print a summary table on standard error")
-    common.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    common.add_argument("--max-nodes", type=positive_int, metavar="N",
-                        help="node budget per puzzle; 'unknown' (exit 124) when it runs out")
-    common.add_argument("--box", type=_box, metavar="RxC",
+def _shape_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--box", type=_box, metavar="RxC",
                         help="box shape, e.g. 3x4 for 12x12 grids (also says 4x4 means 16x16)")
-    common.add_argument("-x", "--diagonal", action="store_true",
+    parser.add_argument("-x", "--diagonal", action="store_true",
                         help="Sudoku-X: both diagonals hold every digit once")
-    common.add_argument("--regions", metavar="FILE",
+    parser.add_argument("--regions", metavar="FILE",
                         help="jigsaw: a grid of region ids (one character per cell)")
 
+
+def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``sudoku`` command (solve|count|classify|score|rate|generate); ``func`` is
+    :func:`run`."""
+    reading = argparse.ArgumentParser(add_help=False)
+    reading.add_argument("files", nargs="*", default=["-"], metavar="FILE",
+                         help="puzzles to read; '-' or none for standard input")
+    reading.add_argument("--format", choices=("text", "jsonl"), default="text",
+                         help="text (default) or one JSON object per puzzle")
+    reading.add_argument("--cases", action="store_true",
+                         help="prefix answers with 'Case k: ' (UVA style)")
+    reading.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    reading.add_argument("--timeout", type=seconds, metavar="SECONDS",
+                         help="time limit for the whole run, checked between puzzles;"
+                              " unanswered puzzles then give exit 124")
+    _shape_options(reading)
+    common = argparse.ArgumentParser(add_help=False, parents=[reading])
+    common.add_argument("--pretty", action="store_true", help="render grids, givens in bold")
+    common.add_argument("--stats", action="store_true",
+                        help="print a summary table on standard error")
+    common.add_argument("--max-nodes", type=positive_int, metavar="N",
+                        help="node budget per puzzle; 'unknown' (exit 124) when it runs out")
+
     parser = subparsers.add_parser(
-        "sudoku", help="solve, count, classify or score Sudoku puzzles in batch",
-        description="Solve, count, classify or score many Sudoku puzzles, one answer per"
-        " puzzle, in order. Formats: 81 characters per line ('.' or '0' blank), 9-line grids"
-        " with or without spaces, pretty grids, .sdk; sizes 4x4 to 25x25.")
-    commands = parser.add_subparsers(dest="sudoku_command", metavar="{solve,count,classify,score}")
+        "sudoku", help="solve, count, classify, score, rate or generate Sudoku puzzles",
+        description="Solve, count, classify, score or rate many Sudoku puzzles, one answer per"
+        " puzzle, in order; or generate new ones. " + _FORMATS, epilog=EPILOG)
+    commands = parser.add_subparsers(dest="sudoku_command", metavar="{" + ",".join(COMMANDS)
+                                     + "}")
     commands.required = True
-    p = commands.add_parser("solve", parents=[common], help="print the solved grid of each puzzle",
-                            description="Print the solved line of each puzzle, or 'no solution'.")
+    jsonl = " In jsonl: input, answer, verdict, nodes, ms, file, line."
+    p = commands.add_parser(
+        "solve", parents=[common], help="print the solved grid of each puzzle", epilog=EPILOG,
+        description="Print the solution of each puzzle as one line (--pretty: a grid), or 'no"
+        " solution'. With --unique, print the verdict instead unless there is exactly one"
+        " solution." + jsonl + " " + _FORMATS)
     p.add_argument("--unique", action="store_true",
                    help="demand a unique solution: print the verdict otherwise (exit 3)")
-    p = commands.add_parser("count", parents=[common], help="count the solutions of each puzzle")
+    p = commands.add_parser(
+        "count", parents=[common], help="count the solutions of each puzzle", epilog=EPILOG,
+        description="Print the number of solutions of each puzzle (at most --limit). A puzzle"
+        " with none gives exit 1." + jsonl + " " + _FORMATS)
     p.add_argument("--limit", type=positive_int, metavar="N", help="stop counting at N")
-    commands.add_parser("classify", parents=[common],
-                        help="Illegal, Impossible, Unique or Ambiguous (UVA 10957)")
-    commands.add_parser("score", parents=[common],
-                        help="best NOIP 2009 target score of each puzzle, or -1")
+    commands.add_parser(
+        "classify", parents=[common], epilog=EPILOG,
+        help="Illegal, Impossible, Unique or Ambiguous (UVA 10957)",
+        description="Print the verdict of each puzzle, as UVA 10957 asks: Illegal (the givens"
+        " break a rule), Impossible (no solution), Unique or Ambiguous (two or more). Illegal"
+        " and Impossible puzzles have no solution: exit 1." + jsonl + " " + _FORMATS)
+    commands.add_parser(
+        "score", parents=[common], epilog=EPILOG,
+        help="best NOIP 2009 target score of each puzzle, or -1",
+        description="Print the best NOIP 2009 'target Sudoku' score of each 9x9 puzzle: the"
+        " largest sum over the cells of digit x weight (6 on the outer ring up to 10 in the"
+        " centre) over all solutions, found by branch and bound; -1 when it has no solution."
+        + jsonl + " " + _FORMATS)
+    p = commands.add_parser(
+        "rate", parents=[reading], epilog=EPILOG,
+        help="how hard each puzzle is for a person, and its human solution",
+        description="Solve each puzzle with human techniques, simplest first (singles, locked"
+        " candidates, pairs, X-wing, triples, swordfish, XY-wing, then search), and print its"
+        " level (0 = singles only ... 9 = search needed) and hardest technique; --steps"
+        " prints the step-by-step solution. A puzzle without exactly one solution is bad"
+        " input (exit 2). " + _FORMATS)
+    p.add_argument("--steps", "--explain", action="store_true", dest="steps",
+                   help="print every step of the human solution after the rating")
+    p = commands.add_parser(
+        "generate", epilog=EPILOG, help="make new puzzles with exactly one solution",
+        description="Write N new puzzles (--count N), one per line, each with exactly one"
+        " solution and (by default) minimal: no given can be removed without losing that. The"
+        " same --seed gives the same puzzles; puzzle k is made from seed S + k. A progress bar"
+        " shows on a terminal for more than one puzzle.")
+    p.add_argument("--count", type=positive_int, default=1, metavar="N",
+                   help="how many puzzles (default 1)")
+    p.add_argument("--seed", type=int, metavar="S", help="seed of the first puzzle (default:"
+                   " a random one, printed on stderr)")
+    p.add_argument("--symmetry", metavar="NAME",
+                   choices=("rot180", "rot90", "mirror", "diagonal", "antidiagonal", "none"),
+                   help="pattern of the givens: rot180, rot90, mirror, diagonal, antidiagonal"
+                        " or none")
+    p.add_argument("--givens", type=positive_int, metavar="K",
+                   help="aim for K givens (not minimal then, unless --minimal)")
+    p.add_argument("--minimal", action="store_true", default=None,
+                   help="minimal even with --givens (then K is an upper bound)")
+    p.add_argument("--rating", "--level", metavar="LEVEL", action="append", dest="rating",
+                   help="only puzzles of this rate level: 0-9 or a technique name such as"
+                        " x-wing (repeat for several)")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text (one puzzle per line, default) or JSON with seed and rating")
+    p.add_argument("--pretty", action="store_true", help="render grids, not one-line puzzles")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--timeout", type=seconds, metavar="SECONDS",
+                   help="time limit for the whole run; exit 124 when it is reached")
+    _shape_options(p)
     parser.set_defaults(func=run)
 
 
@@ -128,9 +208,6 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 class _Tally:
     puzzles: int = 0
     malformed: int = 0
-    unknown: int = 0
-    no_solution: int = 0
-    not_unique: int = 0
     nodes: int = 0
     max_nodes: int = 0
     seconds: float = 0.0
@@ -146,10 +223,15 @@ class _Answer:
     grid: sudoku.Grid | None = None   # what --pretty renders
 
 
+#: (case number, file name, the entry, its grid or None, why the grid does not fit -x)
+_Pending = tuple[int, str, sudoku.Entry, "sudoku.Grid | None", "str | None"]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the ``sudoku`` command described by parsed ``args``; return the exit code.
 
-    ``args.input``, when set, is a text stream read instead of FILE (tests, embedding).
+    ``args.input``, when set, is a text stream read instead of the FILEs (tests,
+    embedding).
     """
     shape = None
     if args.regions:
@@ -157,130 +239,269 @@ def run(args: argparse.Namespace) -> int:
             with open(args.regions, encoding="utf-8", errors="replace") as f:
                 shape = sudoku.Shape.jigsaw(f.read(), diagonals=args.diagonal)
         except (OSError, ValueError) as e:
-            print(message(f"--regions {args.regions}: {e}", "sudoku"), file=sys.stderr)
+            what = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            print(message(f"--regions: {what}", args.regions), file=sys.stderr)
             return EXIT_INPUT
-    with ExitStack() as stack:
+    if args.sudoku_command == "generate":
+        return _generate(args, shape)
+    session = _Session(args, shape)
+    try:
         given = getattr(args, "input", None)
         if given is not None:
-            stream, name = given, "<input>"
+            session.feed(given, "<input>")
         else:
-            try:
-                # bad bytes become U+FFFD, reported as non-ASCII with their line and column
-                stream, name = stack.enter_context(
-                    open_input(args.file, "sudoku", errors="replace"))
-            except InputError as e:
-                print(message(str(e), e.command), file=sys.stderr)
-                return EXIT_INPUT
-        return _run(args, stream, name, shape)
+            for path in args.files:
+                try:
+                    # bad bytes become U+FFFD, reported as non-ASCII with their line and column
+                    with open_input(path, errors="replace") as (stream, name):
+                        if not session.feed(stream, name):
+                            break
+                except InputError as e:
+                    session.warn(str(e))
+                    session.batch.bad()
+    finally:
+        session.close()
+    if getattr(args, "stats", False):
+        _print_stats(session.tally, args.sudoku_command)
+    return session.batch.code
 
 
-def _run(args: argparse.Namespace, stream: IO[str], name: str,
-         shape: sudoku.Shape | None) -> int:
-    command = args.sudoku_command
-    tally = _Tally()
-    progress, advance = _progress(args)
-    out = sys.stdout   # after the progress display starts: rich may redirect it
+class _Session:
+    """One run of a batch verb over the puzzles of every input."""
 
-    def warn(text: str) -> None:
-        if progress is not None:   # above the live display, not through it
-            progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+    def __init__(self, args: argparse.Namespace, shape: sudoku.Shape | None) -> None:
+        self.args = args
+        self.shape = shape
+        self.command: str = args.sudoku_command
+        self.tally = _Tally()
+        self.batch = Batch()
+        self.deadline = Deadline(args.timeout)
+        self.progress, self.advance = _progress(args, self.command)
+        self.out = sys.stdout     # after the progress display starts: rich may redirect it
+        self.pending: list[_Pending] = []
+        self.chunk = 1
+        self.case = 0
+        self.answered = 0         # puzzles answered or reported so far
+        self.started = time.perf_counter()
+
+    # -- messages
+    def warn(self, text: str) -> None:
+        if self.progress is not None:   # above the live display, not through it
+            self.progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
         else:
-            print(text, file=sys.stderr)
+            print(text, file=sys.stderr, flush=True)
 
-    batched = command in ("solve", "count", "classify")
-    # Runs of puzzles go to sudoku.batch together (the compiled fast path): up to
-    # MAX_CHUNK at a time, starting small so the first answers come at once, and
-    # one by one when the input is a terminal (someone typing puzzles).
-    interactive = is_terminal(stream)
-    pending: list[tuple[int, sudoku.Entry, sudoku.Grid | None, str | None]] = []
-    chunk = 1
+    def note_if_slow(self) -> None:
+        note = slow_engine_note(time.perf_counter() - self.started, self.args.quiet)
+        if note is not None:
+            self.warn(note)
 
-    def flush() -> None:
-        grids = [g for _, _, g, _ in pending if g is not None]
-        start = time.perf_counter()
-        outcomes = iter(sudoku.batch(grids, _limit(command, args), max_nodes=args.max_nodes))
-        tally.seconds += time.perf_counter() - start
-        for case, entry, grid, problem in pending:
-            if grid is None:
-                _report(case, entry, problem)
-                continue
-            outcome = next(outcomes)
-            answer = _answer_from(command, grid, outcome, args, tally)
-            _emit(case, entry, grid, answer, outcome.nodes, outcome.seconds * 1000)
-        pending.clear()
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+        self.out.flush()
 
-    def _report(case: int, entry: sudoku.Entry, problem: str | None) -> None:
-        tally.malformed += 1
-        if problem is not None:     # the grid does not fit the --diagonal shape
-            warn(message(f"{name}: line {entry.line}: {problem}", "sudoku"))
-        else:
-            warn(message(f"{name}: {entry.error}", "sudoku"))
-            if args.format == "jsonl":
-                _write(out, json.dumps({"case": case, "line": entry.line, "input": entry.text,
-                                        "error": str(entry.error)}))
-        advance()
+    def out_of_time(self) -> bool:
+        """Has the time limit passed? Then say so, once, and count an unknown answer."""
+        if not self.deadline.expired():
+            return False
+        self.warn(message(f"time limit of {self.args.timeout:g} s reached after"
+                          f" {self.answered:,} puzzles: the rest get no answer"))
+        self.batch.unknown()
+        self.pending.clear()
+        return True
 
-    def _emit(case: int, entry: sudoku.Entry, grid: sudoku.Grid, answer: _Answer, nodes: int,
-              ms: float) -> None:
-        tally.nodes += nodes
-        tally.max_nodes = max(tally.max_nodes, nodes)
-        tally.outcomes[answer.outcome or str(answer.verdict)] += 1
-        if args.format == "jsonl":
-            _write(out, json.dumps({
-                "case": case, "line": entry.line, "input": str(grid), "answer": answer.value,
-                "verdict": answer.verdict, "nodes": nodes, "ms": round(ms, 3)}))
-        else:
-            _print_text(out, args, case, command, grid, answer)
-        advance()
-
-    try:
-        entries = sudoku.read_puzzles(stream, box=args.box, shape=shape)
-        for case, entry in enumerate(entries, 1):
-            tally.puzzles += 1
+    # -- reading
+    def feed(self, stream: IO[str], name: str) -> bool:
+        """Answer the puzzles of one input; False when the time limit stops the run."""
+        args = self.args
+        batched = self.command in ("solve", "count", "classify")
+        # Runs of puzzles go to sudoku.batch together (the compiled fast path): up to
+        # MAX_CHUNK at a time, starting small so the first answers come at once, and
+        # one by one when the input is a terminal (someone typing puzzles).
+        interactive = is_terminal(stream)
+        seen = 0
+        for entry in sudoku.read_puzzles(stream, box=args.box, shape=self.shape):
+            seen += 1
+            self.case += 1
+            self.tally.puzzles += 1
             grid: sudoku.Grid | None = entry.grid
             problem: str | None = None
-            if grid is not None and args.diagonal and shape is None:
+            if grid is not None and args.diagonal and self.shape is None:
                 try:
                     grid = sudoku.Grid(grid.values,
                                        shape=sudoku.Shape.diagonal(grid.size, grid.box))
                 except ValueError as e:
                     grid, problem = None, str(e)
             if batched:
-                pending.append((case, entry, grid, problem))
-                if len(pending) >= chunk:
-                    flush()
-                    chunk = 1 if interactive else min(2 * chunk, MAX_CHUNK)
+                self.pending.append((self.case, name, entry, grid, problem))
+                if len(self.pending) >= self.chunk:
+                    if self.out_of_time():
+                        return False
+                    took = self.flush()
+                    grow = self.deadline.limit is None or took < CHUNK_SECONDS
+                    self.chunk = 1 if interactive else min(2 * self.chunk, MAX_CHUNK) \
+                        if grow else self.chunk
                 continue
             if grid is None:
-                _report(case, entry, problem)
+                self.report(self.case, name, entry, problem)
                 continue
-            stats = dlx.Stats()
-            start = time.perf_counter()
-            try:
-                answer = _answer(command, grid, args, stats, tally)
-            except dlx.BudgetExceeded:
-                tally.unknown += 1
-                answer = _Answer("unknown", None, None, "unknown (budget)")
-            ms = (time.perf_counter() - start) * 1000
-            tally.seconds += ms / 1000
-            _emit(case, entry, grid, answer, stats.nodes, ms)
-        if pending:
-            flush()
-    finally:
-        if progress is not None:
-            progress.stop()
-    out.flush()
-    if args.stats:
-        _print_stats(tally, command)
-    if tally.malformed:
-        return EXIT_INPUT
-    if tally.unknown:
-        return EXIT_BUDGET
-    if tally.not_unique:
-        return EXIT_NOT_UNIQUE
-    if tally.no_solution and command in ("solve", "score"):
-        return EXIT_NONE
-    return EXIT_FOUND
+            if self.out_of_time():
+                return False
+            self.one(self.case, name, entry, grid)
+        if self.pending:
+            if self.out_of_time():
+                return False
+            self.flush()
+        if seen == 0:
+            self.warn(message("no puzzles", name))
+            self.batch.bad()
+        return True
+
+    def flush(self) -> float:
+        """Answer the pending puzzles with one sudoku.batch call; return its seconds."""
+        grids = [g for _, _, _, g, _ in self.pending if g is not None]
+        start = time.perf_counter()
+        outcomes = iter(sudoku.batch(grids, _limit(self.command, self.args),
+                                     max_nodes=self.args.max_nodes,
+                                     timeout=self.deadline.remaining()))
+        took = time.perf_counter() - start
+        self.tally.seconds += took
+        for case, name, entry, grid, problem in self.pending:
+            if grid is None:
+                self.report(case, name, entry, problem)
+                continue
+            outcome = next(outcomes)
+            answer = self.answer_from(grid, outcome)
+            self.emit(case, name, entry, grid, answer, outcome.nodes, outcome.seconds * 1000)
+        self.pending.clear()
+        self.note_if_slow()
+        return took
+
+    def one(self, case: int, name: str, entry: sudoku.Entry, grid: sudoku.Grid) -> None:
+        """Answer one puzzle on its own (score, rate)."""
+        stats = dlx.Stats()
+        start = time.perf_counter()
+        try:
+            answer = self.answer(grid, stats)
+        except dlx.BudgetExceeded:
+            self.batch.unknown()
+            answer = _Answer("unknown", None, None, "unknown (budget)")
+        except sudoku.NotUniqueError as e:
+            self.tally.malformed += 1
+            self.batch.bad()
+            self.warn(message(str(e), name, entry.line))
+            if self.args.format == "jsonl":
+                _write(self.out, json.dumps({"case": case, "file": name, "line": entry.line,
+                                             "input": str(grid), "error": str(e)}))
+            self.answered += 1
+            self.advance()
+            return
+        ms = (time.perf_counter() - start) * 1000
+        self.tally.seconds += ms / 1000
+        self.emit(case, name, entry, grid, answer, stats.nodes, ms)
+        self.note_if_slow()
+
+    # -- answers
+    def report(self, case: int, name: str, entry: sudoku.Entry, problem: str | None) -> None:
+        """A puzzle that could not be read (or does not fit the --diagonal shape)."""
+        self.tally.malformed += 1
+        self.batch.bad()
+        if problem is not None:
+            self.warn(message(problem, name, entry.line))
+            error = problem
+        else:
+            e = entry.error
+            assert e is not None
+            self.warn(message(e.reason, name, e.line, e.column))
+            error = e.reason
+        if self.args.format == "jsonl":
+            _write(self.out, json.dumps({"case": case, "file": name, "line": entry.line,
+                                         "input": entry.text, "error": error}))
+        self.answered += 1
+        self.advance()
+
+    def emit(self, case: int, name: str, entry: sudoku.Entry, grid: sudoku.Grid,
+             answer: _Answer, nodes: int, ms: float) -> None:
+        tally = self.tally
+        tally.nodes += nodes
+        tally.max_nodes = max(tally.max_nodes, nodes)
+        tally.outcomes[answer.outcome or str(answer.verdict)] += 1
+        if self.args.format == "jsonl":
+            record = {"case": case, "file": name, "line": entry.line, "input": str(grid),
+                      "answer": answer.value, "verdict": answer.verdict, "nodes": nodes,
+                      "ms": round(ms, 3)}
+            if self.command == "rate":
+                record["steps"] = answer.text.splitlines()[1:]
+                del record["verdict"]
+            _write(self.out, json.dumps(record))
+        else:
+            _print_text(self.out, self.args, case, self.command, grid, answer)
+        self.answered += 1
+        self.advance()
+
+    def answer_from(self, grid: sudoku.Grid, outcome: sudoku.Outcome) -> _Answer:
+        """The answer of a batch verb from a batch outcome."""
+        command, args, batch = self.command, self.args, self.batch
+        n = outcome.found
+        if n is None:
+            batch.unknown()
+            return _Answer("unknown", None, None, "unknown (budget)")
+        legal = outcome.legal
+        if command == "classify":
+            word = outcome.verdict.value  # type: ignore[union-attr]
+            if n == 0:
+                batch.none()
+            return _Answer(word, word, word)
+        if command == "count":
+            if n == 0:
+                batch.none()
+            verdict = _count_verdict(legal, n, args.limit)
+            return _Answer(str(n), n, verdict, outcome=verdict or "counted")
+        solution = outcome.solution
+        solved = None
+        if solution is not None and args.pretty:
+            solved = sudoku.Grid(solution, shape=grid.shape, givens=grid.givens)
+        if args.unique:
+            if not legal:
+                verdict = sudoku.Verdict.ILLEGAL.value
+            else:
+                verdict = (sudoku.Verdict.IMPOSSIBLE, sudoku.Verdict.UNIQUE,
+                           sudoku.Verdict.AMBIGUOUS)[min(n, 2)].value
+            if n == 1:
+                return _Answer(str(solution), solution, verdict, grid=solved)
+            if n:
+                batch.not_unique()
+            else:
+                batch.none()
+            return _Answer(verdict, None, verdict)
+        if solution is None:
+            batch.none()
+            verdict = (sudoku.Verdict.ILLEGAL if not legal else sudoku.Verdict.IMPOSSIBLE).value
+            return _Answer("no solution", None, verdict)
+        return _Answer(solution, solution, None, outcome="solved", grid=solved)
+
+    def answer(self, grid: sudoku.Grid, stats: dlx.Stats) -> _Answer:
+        """The answer of ``score`` or ``rate`` for one puzzle."""
+        if self.command == "rate":
+            rating = sudoku.rate(grid)
+            if rating.search is not None:
+                stats.nodes = rating.search.nodes
+            level = int(rating.level)
+            text = f"{level} {rating.technique}"
+            if self.args.steps:
+                text += "".join(f"\n  {step}" for step in rating.steps)
+            value = {"level": level, "technique": rating.technique,
+                     "solution": str(rating.solution)}
+            return _Answer(text, value, None, outcome=f"level {level}")
+        best = sudoku.max_score(grid, max_nodes=self.args.max_nodes, stats=stats)
+        if best is None:
+            self.batch.none()
+            legal = sudoku.is_legal(grid)
+            verdict = (sudoku.Verdict.ILLEGAL if not legal else sudoku.Verdict.IMPOSSIBLE).value
+            return _Answer("-1", -1, verdict)
+        return _Answer(str(best), best, None, outcome="scored")
 
 
 def _limit(command: str, args: argparse.Namespace) -> int | None:
@@ -290,44 +511,6 @@ def _limit(command: str, args: argparse.Namespace) -> int | None:
     if command == "classify" or args.unique:
         return 2
     return 1
-
-
-def _answer_from(command: str, grid: sudoku.Grid, outcome: sudoku.Outcome,
-                 args: argparse.Namespace, tally: _Tally) -> _Answer:
-    """The answer of ``command`` from a batch outcome (as :func:`_answer` would give it)."""
-    n = outcome.found
-    if n is None:
-        tally.unknown += 1
-        return _Answer("unknown", None, None, "unknown (budget)")
-    legal = outcome.legal
-    if command == "classify":
-        word = outcome.verdict.value  # type: ignore[union-attr]
-        return _Answer(word, word, word)
-    if command == "count":
-        verdict = _count_verdict(legal, n, args.limit)
-        return _Answer(str(n), n, verdict, outcome=verdict or "counted")
-    solution = outcome.solution
-    solved = None
-    if solution is not None and args.pretty:
-        solved = sudoku.Grid(solution, shape=grid.shape, givens=grid.givens)
-    if args.unique:
-        if not legal:
-            verdict = sudoku.Verdict.ILLEGAL.value
-        else:
-            verdict = (sudoku.Verdict.IMPOSSIBLE, sudoku.Verdict.UNIQUE,
-                       sudoku.Verdict.AMBIGUOUS)[min(n, 2)].value
-        if n == 1:
-            return _Answer(str(solution), solution, verdict, grid=solved)
-        if n:
-            tally.not_unique += 1
-        else:
-            tally.no_solution += 1
-        return _Answer(verdict, None, verdict)
-    if solution is None:
-        tally.no_solution += 1
-        verdict = (sudoku.Verdict.ILLEGAL if not legal else sudoku.Verdict.IMPOSSIBLE).value
-        return _Answer("no solution", None, verdict)
-    return _Answer(solution, solution, None, outcome="solved", grid=solved)
 
 
 def _count_verdict(legal: bool, n: int, limit: int | None) -> str | None:
@@ -343,47 +526,6 @@ def _count_verdict(legal: bool, n: int, limit: int | None) -> str | None:
     return None
 
 
-def _answer(command: str, grid: sudoku.Grid, args: argparse.Namespace, stats: dlx.Stats,
-            tally: _Tally) -> _Answer:
-    budget = args.max_nodes
-    if command == "classify":
-        word = sudoku.classify(grid, max_nodes=budget, stats=stats).value
-        return _Answer(word, word, word)
-    legal = sudoku.is_legal(grid)
-    if command == "count":
-        n = sudoku.count(grid, limit=args.limit, max_nodes=budget, stats=stats)
-        verdict = _count_verdict(legal, n, args.limit)
-        return _Answer(str(n), n, verdict, outcome=verdict or "counted")
-    if command == "score":
-        best = sudoku.max_score(grid, max_nodes=budget, stats=stats)
-        if best is None:
-            tally.no_solution += 1
-            verdict = (sudoku.Verdict.ILLEGAL if not legal else sudoku.Verdict.IMPOSSIBLE).value
-            return _Answer("-1", -1, verdict)
-        return _Answer(str(best), best, None, outcome="scored")
-    # solve
-    if args.unique:
-        found = list(sudoku.solutions(grid, limit=2, max_nodes=budget, stats=stats))
-        if not legal:
-            verdict = sudoku.Verdict.ILLEGAL.value
-        else:
-            verdict = (sudoku.Verdict.IMPOSSIBLE, sudoku.Verdict.UNIQUE,
-                       sudoku.Verdict.AMBIGUOUS)[len(found)].value
-        if len(found) == 1:
-            return _Answer(str(found[0]), str(found[0]), verdict, grid=found[0])
-        if found:
-            tally.not_unique += 1
-        else:
-            tally.no_solution += 1
-        return _Answer(verdict, None, verdict)
-    solved = sudoku.solve(grid, max_nodes=budget, stats=stats)
-    if solved is None:
-        tally.no_solution += 1
-        verdict = (sudoku.Verdict.ILLEGAL if not legal else sudoku.Verdict.IMPOSSIBLE).value
-        return _Answer("no solution", None, verdict)
-    return _Answer(str(solved), str(solved), None, outcome="solved", grid=solved)
-
-
 def _write(out: IO[str], line: str) -> None:
     out.write(line + "\n")
 
@@ -392,8 +534,9 @@ def _print_text(out: IO[str], args: argparse.Namespace, case: int, command: str,
                 grid: sudoku.Grid, answer: _Answer) -> None:
     text = answer.text
     if args.cases:
-        text = f"Case {case}: {text}" + ("." if command == "classify" else "")
-    if not args.pretty:
+        first, sep, rest = text.partition("\n")
+        text = f"Case {case}: {first}" + ("." if command == "classify" else "") + sep + rest
+    if not getattr(args, "pretty", False):
         _write(out, text)
         return
     if answer.grid is not None:     # a solved grid, givens in bold
@@ -416,7 +559,8 @@ def _render(out: IO[str], grid: sudoku.Grid) -> None:
     Console(file=out, highlight=False, soft_wrap=True).print(grid)
 
 
-def _progress(args: argparse.Namespace) -> tuple[Any, Callable[[], None]]:
+def _progress(args: argparse.Namespace, what: str,
+              total: int | None = None) -> tuple[Any, Callable[[], None]]:
     """A transient rich progress display on stderr, only for a terminal and without --quiet."""
     def nothing() -> None:
         return None
@@ -432,7 +576,7 @@ def _progress(args: argparse.Namespace) -> tuple[Any, Callable[[], None]]:
                         # Answers printed to a terminal go above the bar; to a file or
                         # pipe, straight to stdout (never into stderr).
                         redirect_stdout=is_terminal(sys.stdout), redirect_stderr=False)
-    task = progress.add_task(args.sudoku_command, total=None)
+    task = progress.add_task(what, total=total)
     progress.start()
 
     def advance() -> None:
@@ -454,3 +598,72 @@ def _print_stats(tally: _Tally, command: str) -> None:
         ("puzzles/s", f"{rate:,.1f}" if rate else "-"),
     ]
     print_table(f"dlx sudoku {command}", rows)
+
+
+# ------------------------------------------------------------------------- generate
+
+
+def _generate(args: argparse.Namespace, shape: sudoku.Shape | None) -> int:
+    """``dlx sudoku generate``: COUNT puzzles, one per line (or JSON, or grids)."""
+    import random
+
+    seed = args.seed
+    if seed is None:
+        seed = random.randrange(2 ** 32)
+        if not args.quiet:
+            print(message(f"seed {seed}"), file=sys.stderr)
+    levels = None if not args.rating else [_level(x) for x in args.rating]
+    box = args.box
+    if shape is None and args.diagonal:
+        shape = sudoku.Shape.diagonal(box[0] * box[1] if box else 9, box)
+    if shape is not None:
+        box = None
+    puzzles = sudoku.generate_many(args.count, shape, box=box, seed=seed, givens=args.givens,
+                            symmetry=args.symmetry, minimal=args.minimal, level=levels)
+    deadline = Deadline(args.timeout)
+    progress, advance = (_progress(args, "generate", args.count) if args.count > 1
+                         else (None, lambda: None))
+    made = 0
+    started = time.perf_counter()
+    try:
+        for puzzle in puzzles:
+            if args.format == "jsonl":
+                record: dict[str, Any] = {"seed": seed + made, "puzzle": str(puzzle),
+                                          "givens": puzzle.clues}
+                if levels is not None:
+                    rating = sudoku.rate(puzzle)
+                    record["level"], record["technique"] = int(rating.level), rating.technique
+                _write(sys.stdout, json.dumps(record))
+            elif args.pretty:
+                _render(sys.stdout, puzzle)
+                _write(sys.stdout, "")
+            else:
+                _write(sys.stdout, str(puzzle))
+            sys.stdout.flush()
+            made += 1
+            advance()
+            note = slow_engine_note(time.perf_counter() - started, args.quiet)
+            if note is not None:
+                _say(progress, note)
+            if made < args.count and deadline.expired():
+                _say(progress, message(f"time limit of {args.timeout:g} s reached after"
+                                       f" {made:,} of {args.count:,} puzzles"))
+                return EXIT_BUDGET
+    finally:
+        if progress is not None:
+            progress.stop()
+    return 0
+
+
+def _say(progress: Any, text: str) -> None:
+    if progress is not None:
+        progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+    else:
+        print(text, file=sys.stderr, flush=True)
+
+
+def _level(text: str) -> int:
+    try:
+        return int(sudoku.Level.parse(text))
+    except ValueError as e:
+        raise dlx.ExactCoverError(f"--rating: {e}") from None
