@@ -7,7 +7,7 @@ and ``(kind, number, digit)`` for every unit (row, col, box, extra units).
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 import dlx
@@ -36,10 +36,8 @@ def encode(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     return _encode(as_grid(puzzle, box, shape))
 
 
-def _encode(g: Grid, cell_order: Sequence[int] | None = None, descending: bool = False,
-            item_order: Sequence[int] | None = None) -> dlx.ExactCover:
-    """The problem of ``g``: options of cells in ``cell_order`` (digits descending if asked),
-    and the cell items in ``item_order`` (the heuristic breaks ties by item order)."""
+def _encode(g: Grid) -> dlx.ExactCover:
+    """The problem of ``g``: the options of each cell in cell order, digits in order."""
     t = g.shape.tables()
     n = t.n
     values = g.values
@@ -48,23 +46,19 @@ def _encode(g: Grid, cell_order: Sequence[int] | None = None, descending: bool =
     for i, v in enumerate(values):
         if v:
             used.update(unit_items[i][v])
-    digits = range(n, 0, -1) if descending else range(1, n + 1)
     opts: dict[Hashable, tuple[Hashable, ...]] = {}
     isdisjoint = used.isdisjoint
-    for i in (range(n * n) if cell_order is None else cell_order):
+    for i in range(n * n):
         v = values[i]
         labels, items = t.labels[i], t.items[i]
         if v:
             opts[labels[v]] = items[v]
         else:
             uits = unit_items[i]
-            for d in digits:
+            for d in range(1, n + 1):
                 if isdisjoint(uits[d]):
                     opts[labels[d]] = items[d]
-    primary = t.primary
-    if item_order is not None:
-        primary = tuple(primary[i] for i in item_order) + primary[n * n:]
-    return dlx.ExactCover(opts, secondary=t.secondary, primary=primary)
+    return dlx.ExactCover(opts, secondary=t.secondary, primary=t.primary)
 
 
 def decode(solution: Iterable[Any], *, shape: Shape | None = None,

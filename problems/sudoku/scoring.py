@@ -1,29 +1,22 @@
 """Scoring: weighted scores of grids, and the best score by branch and bound (NOIP 2009).
 
-:func:`max_score` runs :func:`dlx.best` with ``_score_bound``, an upper bound on
-the score still to come that splits each cell's weight between its row, column
-and box and applies the rearrangement inequality per unit.
+:func:`max_score` runs the solver of :mod:`problems.sudoku._maxscore`.
 """
 
 from __future__ import annotations
 
 import math
-import operator
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import dlx
 
-from .encoding import _encode
-from .grid import Grid, PuzzleLike, as_grid
-from .shapes import Placement, Shape, _flatten, _Tables
+from . import _maxscore
+from .grid import PuzzleLike, as_grid
+from .shapes import Placement, Shape, _flatten
 from .verdicts import _legal
 
 __all__ = ["target_weights", "score", "max_score"]
-
-#: Per family of units, per unit: its open cells and its missing digits (largest first).
-_Units = list[list[tuple[list[int], list[int]]]]
-
 
 def target_weights(size: int = 9) -> tuple[int, ...]:
     """The NOIP 2009 target weights, row-major: N+1 in the centre, one less per ring.
@@ -72,15 +65,21 @@ def max_score(puzzle: PuzzleLike, weights: Sequence[Any] | None = None, *,
     ``weights`` is a flat or nested N x N sequence of numbers (ints give an int);
     by default :func:`target_weights`.  None when there is no solution.
 
-    Branch and bound with :func:`dlx.best`, not enumeration: the bound splits
-    each cell's weight between its row, column and box and applies the
-    rearrangement inequality per unit (see ``_score_bound``).  On 80 NOIP-like
-    puzzles with 22 givens (up to hundreds of thousands of solutions) this took
-    0.4 s on average and 2 s at worst, 61,000 nodes, in pure Python; with 24
-    givens 0.16 s and 0.9 s.  The empty grid (maximum 2906) is still out of reach.
+    A branch and bound of its own (:mod:`problems.sudoku._maxscore`), not
+    enumeration: the weights are first moved between units (every full unit sums
+    to the same), which leaves 17 weighted cells of 81 for the target weights;
+    the search branches on those only, propagates singles, locked candidates and
+    a matching test per unit, and prunes by a Lagrangian bound as strong as the
+    linear relaxation.  Every shape works (its units are given to the solver).
+    The empty 9x9 grid takes a fraction of a second, and every grid tried with
+    0 to 30 givens under about two seconds (``bench/bench_maxscore.py``).
+    ``max_nodes`` counts the solver's nodes (and ``stats.nodes`` gets them):
+    :class:`dlx.BudgetExceeded` carries the best ``(score, placements)`` so far.
 
     >>> max_score("1..." "..3." ".4.." "...2", weights=[1] * 16)
     40
+    >>> max_score("." * 81)
+    2906
     >>> max_score("11" + "." * 79) is None
     True
     """
@@ -89,151 +88,17 @@ def max_score(puzzle: PuzzleLike, weights: Sequence[Any] | None = None, *,
     w = _weights(weights, n)
     if not _legal(g):
         return None
-    # Options: heaviest cells and largest digits first, so the first dive is good.
-    # Items: lightest cells first (the outer ring for the target weights): on 80
-    # NOIP-like puzzles with 22 givens this took the mean node count from 18,600
-    # to 10,700 and the worst from 90,000 to 61,000 (heaviest first was worse).
-    heavy_first = sorted(range(n * n), key=lambda i: -w[i])
-    light_first = sorted(range(n * n), key=lambda i: w[i])
-    problem = _encode(g, cell_order=heavy_first, descending=True, item_order=light_first)
-
-    def weight(p: Placement) -> Any:
-        return w[p.row * n + p.col] * p.digit
-
-    result = dlx.best(problem, weight, maximize=True, bound=_score_bound(g, w),
-                      max_nodes=max_nodes, stats=stats)
-    return None if result is None else result[0]
-
-
-def _score_bound(g: Grid, w: tuple[Any, ...], iterations: int = 400
-                 ) -> Callable[[Any], Any] | None:
-    """An upper bound on the score still to come, for ``dlx.best(bound=...)``.
-
-    Rows, columns and boxes each split the grid into units whose open cells take
-    the unit's missing digits, one each.  Split every cell's weight into three
-    shares, one per family (``w = a_row + a_col + a_box``): then the score is the
-    sum over the families of share x digit, and within one unit, share x digit
-    summed over its cells is at most the sorted shares times the sorted missing
-    digits (the rearrangement inequality).  So the sum of those sorted products
-    over all units of all families bounds the rest of the score, for any split.
-
-    The split is tuned once, on the puzzle, by subgradient steps (a Lagrangian
-    relaxation; 400 steps take about 60 ms for 9x9).  For the empty 9x9 grid the
-    bound comes out at 2906.98, i.e. 2906, its true maximum, where rows alone
-    give 2980.  Each node then only sums sorted products over its open cells.
-    Sound for any weights (negative too) and any shape whose rows, columns or
-    regions split the grid; None for a shape with no such family.
-    """
-    t = g.shape.tables()
-    n = t.n
-    ncells = n * n
-    fams = list(t.families.values())
-    k = len(fams)
-    if not k:
-        return None
-    values = g.values
-    open_cells = [i for i in range(ncells) if not values[i]]
-    units = _root_units(values, fams, n)
-    best_share = _tuned_shares(units, open_cells, w, iterations)
-    # Per family and unit: its cells in decreasing share, with their shares.
-    ordered: list[tuple[tuple[int, float], ...]] = []   # index f * n + u
-    for f in range(k):
-        a = best_share[f]
-        ordered.extend(tuple((i, a[i]) for i in sorted(cells, key=a.__getitem__, reverse=True))
-                       for cells, _ in units[f])
-    code = _item_codes(t)
-    slots_of = [tuple(f * n + fams[f][i] for f in range(k)) for i in range(ncells)]
-    digits_of = _digits_of_mask(n)
-    mul = operator.mul
-    slack = 1e-6 * (1 + sum(abs(x) for x in w) * n)
-    no_code = (-2, 0)   # items of other kinds (diagonals): not used by the bound
-
-    def bound(state: Any) -> Any:
-        is_open = [False] * ncells
-        missing = [0] * (k * n)
-        total = slack
-        get = code.get
-        for item in state.items():
-            slot, x = get(item, no_code)
-            if slot >= 0:
-                missing[slot] |= x
-            elif slot == -1:
-                v = values[x]
-                if v:  # a given not yet placed: its score is known
-                    total += w[x] * v
-                    for s in slots_of[x]:
-                        missing[s] &= ~(1 << v)
-                else:
-                    is_open[x] = True
-        for m, cells in zip(missing, ordered, strict=True):
-            if m:
-                total += sum(map(mul, [a for i, a in cells if is_open[i]], digits_of(m)))
-        return total
-
-    return bound
-
-
-def _root_units(values: tuple[int, ...], fams: list[dict[int, int]], n: int) -> _Units:
-    """The root problem: per family and unit, its open cells and missing digits."""
-    units: _Units = []
-    for owner in fams:
-        cells_of: list[list[int]] = [[] for _ in range(n)]
-        present: list[set[int]] = [set() for _ in range(n)]
-        for i in range(n * n):
-            (present[owner[i]].add(values[i]) if values[i] else cells_of[owner[i]].append(i))
-        units.append([(cells_of[u], [d for d in range(n, 0, -1) if d not in present[u]])
-                      for u in range(n)])
-    return units
-
-
-def _tuned_shares(units: _Units, open_cells: list[int], w: tuple[Any, ...],
-                  iterations: int) -> list[dict[int, float]]:
-    """The split of each open cell's weight among the families with the lowest bound
-    found by ``iterations`` subgradient steps (the shares of a cell sum to its weight)."""
-    k = len(units)
-    share = [{i: w[i] / k for i in open_cells} for _ in range(k)]
-    best_total = math.inf
-    best_share = share
-    for step in range(iterations):
-        total = 0.0
-        grad: list[dict[int, int]] = [{} for _ in range(k)]
-        for f in range(k):
-            a, gf = share[f], grad[f]
-            for cells, digits in units[f]:
-                for i, d in zip(sorted(cells, key=a.__getitem__, reverse=True), digits,
-                                strict=True):
-                    total += a[i] * d
-                    gf[i] = d
-        if total < best_total:
-            best_total, best_share = total, [dict(a) for a in share]
-        size = 0.1 / math.sqrt(1 + step)
-        for i in open_cells:
-            mean = sum(grad[f][i] for f in range(k)) / k
-            for f in range(k):
-                share[f][i] -= size * (grad[f][i] - mean)
-    return best_share
-
-
-def _item_codes(t: _Tables) -> dict[Hashable, tuple[int, int]]:
-    """item -> (slot, x): a cell is (-1, cell index); a digit of unit u of family f is
-    (f * n + u, 1 << digit), to be or-ed into the mask of missing digits of that slot."""
-    n = t.n
-    code: dict[Hashable, tuple[int, int]] = {("cell", *divmod(i, n)): (-1, i)
-                                             for i in range(n * n)}
-    for f, kind in enumerate(t.families):
-        for u in range(n):
-            for d in range(1, n + 1):
-                code[(kind, u, d)] = (f * n + u, 1 << d)
-    return code
-
-
-def _digits_of_mask(n: int) -> Callable[[int], tuple[int, ...]]:
-    """The digits of a mask (bit d for digit d), largest first; a lookup table up to 12x12."""
-    if n <= 12:
-        table = [tuple(d for d in range(n, 0, -1) if m >> d & 1) for m in range(2 << n)]
-        return table.__getitem__
-
-    def digits_of(m: int) -> tuple[int, ...]:
-        return tuple(d for d in range(n, 0, -1) if m >> d & 1)
-
-    return digits_of
+    counts = _maxscore.SearchStats()
+    try:
+        best = _maxscore.best_completion(g.values, w, g.shape.tables().unit_cells,
+                                         stats=counts, max_nodes=max_nodes)
+    except _maxscore.SearchLimitReached as e:
+        found = None
+        if e.found is not None:
+            found = (e.found.score, tuple(Placement(i // n, i % n, d)
+                                          for i, d in enumerate(e.found.grid)))
+        raise dlx.BudgetExceeded(max_nodes, found, stats) from None
+    finally:
+        if stats is not None:
+            stats.nodes += counts.nodes + counts.feasibility_nodes
+    return None if best is None else best.score
