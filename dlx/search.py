@@ -85,7 +85,7 @@ class Dance:
     """
 
     __slots__ = ("links", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR",
-                 "OTHERS", "BOUND", "SLACK", "N1", "updates", "empty")
+                 "OTHERS", "BOUND", "SLACK", "N1", "updates", "empty", "lists")
 
     def __init__(self, links: Links) -> None:
         self.links = links
@@ -97,6 +97,9 @@ class Dance:
         self.N1 = links.N1
         self.updates = 0
         self.empty = sum(1 for i in links.active_items() if links.LEN[i] == 0)
+        # the lists cover and uncover read, fetched in one step
+        self.lists = (self.LLINK, self.RLINK, self.ULINK, self.DLINK, self.LEN, self.TOP,
+                      self.COLOR, self.OTHERS)
 
     def cover(self, i: int, color: int = 0) -> None:
         """Cover item i (7.2.2.1-(12)): hide every option in its list, top to bottom,
@@ -115,8 +118,7 @@ class Dance:
         """
         if color < 0:
             return
-        U, D, TOP, LEN, COLOR = self.ULINK, self.DLINK, self.TOP, self.LEN, self.COLOR
-        OTHERS = self.OTHERS
+        L, R, U, D, LEN, TOP, COLOR, OTHERS = self.lists
         updates = 0 if color else 1
         emptied = 0
         p = D[i]
@@ -145,9 +147,9 @@ class Dance:
         if color:
             COLOR[i] = color                        # the header records i's colour
         else:
-            left, right = self.LLINK[i], self.RLINK[i]
-            self.RLINK[left] = right
-            self.LLINK[right] = left
+            left, right = L[i], R[i]
+            R[left] = right
+            L[right] = left
             if i <= self.N1 and LEN[i] == 0:
                 emptied -= 1
         self.empty += emptied
@@ -160,17 +162,16 @@ class Dance:
         itself)."""
         if color < 0:
             return
-        U, D, TOP, LEN, COLOR = self.ULINK, self.DLINK, self.TOP, self.LEN, self.COLOR
+        L, R, U, D, LEN, TOP, COLOR, OTHERS = self.lists
         refilled = 0
         if color:
             COLOR[i] = 0
         elif relink:
-            left, right = self.LLINK[i], self.RLINK[i]
-            self.RLINK[left] = i
-            self.LLINK[right] = i
+            left, right = L[i], R[i]
+            R[left] = i
+            L[right] = i
             if i <= self.N1 and LEN[i] == 0:
                 refilled -= 1
-        OTHERS = self.OTHERS
         p = U[i]
         while p != i:
             if color and COLOR[p] < 0:
