@@ -341,3 +341,20 @@ def test_the_command_runs_without_rich():
                           timeout=60)
     assert done.returncode == 0 and done.stdout == "4\n"
     assert "nodes" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_solve_best_prints_the_k_cheapest_with_their_costs(capsys, tmp_path):
+    """Knuth's DLX5 costs (``|n``): the K cheapest, cheapest first, as enumerating and
+    sorting every solution gives them."""
+    path = tmp_path / "costs.dlx"
+    path.write_text("a b c\na |3\nb |1\nc |2\na b |5\nb c |2\na b c |9\n")
+    code, out, _ = run(capsys, "solve", str(path), "--best", "2")
+    assert code == 0 and out.splitlines() == ["5: a; b c", "6: a; b; c"]
+    code, out, _ = run(capsys, "solve", str(path), "--best", "9", "--format", "jsonl")
+    costs = [json.loads(line)["cost"] for line in out.splitlines()]
+    assert costs == [5, 6, 7, 9]                          # every solution, in order
+    code, _, err = run(capsys, "solve", str(path), "--best", "2", "--limit", "1")
+    assert code == 2 and "--best" in err
+    none = tmp_path / "none.dlx"
+    none.write_text("a b\na |1\n")
+    assert run(capsys, "solve", str(none), "--best", "3")[:2] == (1, "")

@@ -162,6 +162,9 @@ def test_count_is_printed_clear_of_the_progress_line():
     assert code == 0
     assert "queens: " in raw and " nodes (" in raw       # the live line was there
     assert screen_of(raw) == ["14200"]
+    # issue 12: the line shows the fraction explored (Knuth's estimate) and an ETA
+    shown = [float(f) for f in re.findall(r"(\d+\.\d)% +ETA", raw)]
+    assert shown and all(0 <= f <= 100 for f in shown) and shown == sorted(shown)
 
 
 def test_solutions_printed_while_the_line_shows_go_above_it():

@@ -363,12 +363,44 @@ def slow_engine_note(elapsed: float, quiet: bool) -> str | None:
                    " reinstall dlx to build it (searches run 20-50x faster)")
 
 
+def progress_bar(done: float, width: int = 20) -> str:
+    """A bar of ``width`` cells, ``done`` (0 to 1) of it filled.
+
+    >>> progress_bar(0.5, 10)
+    '━━━━━     '
+    """
+    filled = round(max(0.0, min(1.0, done)) * width)
+    return "━" * filled + " " * (width - filled)
+
+
+def eta(elapsed: float, done: float) -> str:
+    """The time left if the rest goes as fast as what is done (Knuth's estimate of the
+    fraction of the tree explored); "?" before there is anything to go on.
+
+    >>> eta(30, 0.25), eta(3600 * 5, 0.5), eta(1, 0.0)
+    ('1m30s', '5h00m', '?')
+    """
+    if done <= 0.0 or done > 1.0:
+        return "?"
+    left = elapsed * (1.0 - done) / done
+    if left < 60:
+        return f"{left:.0f}s"
+    if left < 3600:
+        return f"{int(left // 60)}m{int(left % 60):02d}s"
+    if left < 86400 * 3:
+        return f"{int(left // 3600)}h{int(left % 3600 // 60):02d}m"
+    return f"{left / 86400:,.0f} days"
+
+
 @contextmanager
 def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], None]]:
     """A ``progress=`` callback for a search: a live line on a terminal, and Ctrl-C handling.
 
     The line (rich, on stderr) appears once a search lasts (at its first progress
-    call), and only when :func:`progress_wanted`; answers printed to a terminal
+    call), and only when :func:`progress_wanted`: a bar of the fraction of the tree
+    explored (Knuth's estimate, :attr:`dlx.Stats.explored`; a parallel run's
+    merged fraction) with the time left at that pace, the nodes, their rate and the
+    solutions so far.  Answers printed to a terminal
     meanwhile go above it, and it is gone when the session ends, before anything
     else is printed.  Ctrl-C sets a flag; the callback then raises
     KeyboardInterrupt, which the search turns into a clean stop between two steps
@@ -399,12 +431,12 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
         if not show:
             return
         rate = stats.nodes / max(elapsed, 1e-9)
-        text = (f"{label}: {stats.nodes:,} nodes ({rate:,.0f}/s),"
-                f" {stats.solutions:,} solutions, depth {len(stats.profile) - 1}")
         workers = getattr(stats, "workers", None)      # a parallel run's report
+        done = getattr(stats, "fraction", 0.0) if workers is not None else stats.explored
+        text = (f"{label}: {progress_bar(done)} {done:6.1%}  ETA {eta(elapsed, done)}  "
+                f"{stats.nodes:,} nodes ({rate:,.0f}/s), {stats.solutions:,} solutions")
         if workers is not None:
-            text += (f"; about {getattr(stats, 'fraction', 0.0):.0%} done on {workers}"
-                     f" workers, {getattr(stats, 'pieces_left', 0):,} pieces left")
+            text += f", {workers} workers, {getattr(stats, 'pieces_left', 0):,} pieces left"
         if live is None:
             from rich.console import Console
             from rich.live import Live

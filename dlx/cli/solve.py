@@ -28,7 +28,7 @@ import sys
 import time
 import warnings
 from collections.abc import Hashable, Sequence
-from typing import IO, cast
+from typing import IO, Any, cast
 
 import dlx
 from dlx.formats import DLXFormatWarning, read_dlx_lines
@@ -69,8 +69,12 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         " and answer each case.", epilog=EPILOG)
     solve.add_argument("files", nargs="*", default=["-"], metavar="FILE",
                        help="input files; '-' or none for standard input")
-    solve.add_argument("--count", action="store_true",
-                       help="print only the number of solutions (per case for judge batches)")
+    what = solve.add_mutually_exclusive_group()
+    what.add_argument("--count", action="store_true",
+                      help="print only the number of solutions (per case for judge batches)")
+    what.add_argument("--best", type=positive_int, metavar="K",
+                      help="print the K cheapest solutions by the options' costs (Knuth's DLX5"
+                           " '|n' entries; 0 without), cheapest first, each after its cost")
     solve.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
     solve.add_argument("--max-nodes", type=positive_int, metavar="N",
                        help="node budget per problem or case; exit 124 when it runs out")
@@ -90,6 +94,12 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dlx solve`` as ``args`` say; return the exit code."""
+    if args.format in ("hust", "matrix") and args.best is not None:
+        error(f"--best goes with Knuth's format, not --format {args.format}")
+        return EXIT_INPUT
+    if args.best is not None and args.limit is not None:
+        error("--best K already says how many solutions: leave out --limit")
+        return EXIT_INPUT
     if args.format in ("hust", "matrix") and args.limit is not None and not args.count:
         error(f"--limit goes with --count under --format {args.format} (each case's answer is"
               " one solution or none)")
@@ -215,6 +225,14 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                 print(json.dumps({"file": name, "count": found, "finished": True}))
             else:
                 print(f"{prefix}{found}")
+        elif args.best is not None:
+            with search_session(f"dlx solve {name}", args.quiet) as progress, \
+                    executor_for(args) as ex:
+                cheapest = dlx.best(problem, k=args.best, max_nodes=budget, timeout=timeout,
+                                    stats=stats, progress=progress, executor=ex)
+            for cost, sol in cheapest:
+                found += 1
+                _print_solution(problem, lines, sol, found, args.format, name, prefix, cost)
         else:
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:
@@ -225,6 +243,10 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                     found += 1
                     _print_solution(problem, lines, sol, found, args.format, name, prefix)
     except dlx.BudgetExceeded as e:
+        if args.best is not None:           # the best found so far: not known to be the best
+            for cost, sol in e.found or ():
+                found += 1
+                _print_solution(problem, lines, sol, found, args.format, name, prefix, cost)
         partial = e.found if isinstance(e.found, int) else len(e.found or ())
         if args.count:
             if args.format == "jsonl":
@@ -249,14 +271,18 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
 
 
 def _print_solution(problem: dlx.ExactCover, lines: Sequence[int], sol: Sequence[Hashable],
-                    k: int, fmt: str, name: str, prefix: str) -> None:
+                    k: int, fmt: str, name: str, prefix: str, cost: Any = None) -> None:
     chosen = sorted(cast("Sequence[int]", sol), key=lines.__getitem__)  # labels: 0, 1, ...
     if fmt == "jsonl":
-        record = {"file": name, "solution": k, "lines": [lines[o] for o in chosen],
-                  "options": [_option_text(problem, o).split() for o in chosen]}
+        record: dict[str, Any] = {"file": name, "solution": k}
+        if cost is not None:
+            record["cost"] = cost
+        record.update({"lines": [lines[o] for o in chosen],
+                       "options": [_option_text(problem, o).split() for o in chosen]})
         print(json.dumps(record))
     else:
-        print(prefix + "; ".join(_option_text(problem, o) for o in chosen))
+        head = "" if cost is None else f"{cost}: "
+        print(prefix + head + "; ".join(_option_text(problem, o) for o in chosen))
 
 
 def _option_text(problem: dlx.ExactCover, label: Hashable) -> str:
