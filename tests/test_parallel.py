@@ -483,7 +483,8 @@ def always_die(items):
 
 
 CTRL_C = """
-import sys
+import faulthandler, sys
+faulthandler.dump_traceback_later(40, exit=True)   # a hang shows where, on stderr
 from dlx import parallel
 from problems import queens
 started = []
@@ -511,7 +512,7 @@ def test_ctrl_c_cancels_every_piece():
         assert proc.stdout.readline().strip() == "running"   # the run is under way
         began = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
