@@ -10,8 +10,8 @@ puzzles), forum-hardest = every 2nd line of tdoku_forum_hardest_1905_11plus_samp
 50 of each).
 
 Ours: ``problems.sudoku.solve_lines(lines, engine="python")`` (the pure engine on one
-prepared matrix per shape, ``dlx.grid.GridBatch``: the links copied, the givens placed, the
-pure search run; the same answers and node counts as ``solve`` puzzle by puzzle).
+``dlx.Prepared`` full matrix per shape: the givens forced, the pure search run below them;
+the same answers and node counts as ``solve`` puzzle by puzzle).
 dlx 1.0.4: the shared encoding (``common.sudoku_rows``), a fresh ``DLX`` per puzzle,
 ``next(solve())``. Both timed parts
 read the puzzle file and parse every line. py-sudoku 2.0.0 (a backtracking Sudoku solver, no

@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import common  # noqa: E402
 
 from dlx import engine  # noqa: E402
-from problems import sudoku, sudoku_cli  # noqa: E402
+from dlx.cli import main as dlx_main  # noqa: E402
+from problems import sudoku  # noqa: E402
 
 SETS = {"17-clue": "tdoku_17_clue_sample2000.txt",
         "forum-hardest": "tdoku_forum_hardest_1905_11plus_sample2000.txt"}
@@ -54,16 +55,13 @@ def ours(path: Path, task: str, repeat: int) -> tuple[float, list[str | None]]:
 
 
 def ours_cli(path: Path, task: str, repeat: int) -> tuple[float, list[str | None]]:
-    parser = argparse.ArgumentParser(prog="dlx")
-    sudoku_cli.add_parser(parser.add_subparsers(dest="command"))
     argv = ["sudoku", "solve", "--quiet", str(path)] + (["--unique"] if task == "unique" else [])
     best, text = float("inf"), ""
     for _ in range(repeat):
-        args = parser.parse_args(argv)
         buffer = io.StringIO()
         start = time.perf_counter()
         with contextlib.redirect_stdout(buffer):
-            code = args.run(args)
+            code = dlx_main(argv)
         best = min(best, time.perf_counter() - start)
         text = buffer.getvalue()
         assert code == 0, code
