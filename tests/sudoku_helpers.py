@@ -113,3 +113,15 @@ def _latin_squares() -> Iterator[tuple[int, ...]]:
                     continue
                 d = tuple(10 - x - y - z for x, y, z in zip(a, b, c, strict=True))
                 yield a + b + c + d
+
+
+def rules_hold(values: Sequence[int], shape: sudoku.Shape) -> bool:
+    """Every unit of ``shape`` holds distinct digits 1..N (a full grid)."""
+    n = shape.size
+    if sorted(set(values)) != list(range(1, n + 1)):
+        return False
+    for unit in shape.units:
+        digits = [values[r * n + c] for r, c in unit.cells]
+        if len(set(digits)) != len(digits):
+            return False
+    return True

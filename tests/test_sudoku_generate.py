@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sudoku_helpers import JIGSAW_9 as JIGSAW
 from sudoku_helpers import PE1 as EASY
-from sudoku_helpers import SEVENTEEN
+from sudoku_helpers import SEVENTEEN, rules_hold
 
 import dlx
 from problems import sudoku
@@ -339,18 +339,6 @@ def _swapped(grid: sudoku.Grid, cells: list[int]) -> list[int]:
         for r in rows:
             values[r * n + a], values[r * n + b] = values[r * n + b], values[r * n + a]
     return values
-
-
-def rules_hold(values: Sequence[int], shape: sudoku.Shape) -> bool:
-    """Every unit of ``shape`` holds distinct digits 1..N (a full grid)."""
-    n = shape.size
-    if sorted(set(values)) != list(range(1, n + 1)):
-        return False
-    for unit in shape.units:
-        digits = [values[r * n + c] for r, c in unit.cells]
-        if len(set(digits)) != len(digits):
-            return False
-    return True
 
 
 # --------------------------------------------------------------------------- random grids

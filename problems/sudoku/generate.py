@@ -159,6 +159,20 @@ def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1
             ended.discard(unfinished)
             unfinished += 1
 
+    def advance(k: int, task: _Steps[_T], answers: list[dlx.Answer] | None
+                ) -> tuple[int, _T | None, Exception | None] | None:
+        """Give task k its answers (None: start it); None while it goes on (it is live
+        again), else its ``(position, result, error)``."""
+        try:
+            live.append((k, task, next(task) if answers is None else task.send(answers)))
+            return None
+        except StopIteration as stop:
+            end(k)
+            return k, stop.value, None
+        except Exception as error:
+            end(k)
+            return k, None, error
+
     while True:
         while more and len(live) < at_once and started < unfinished + 4 * at_once:
             task = next(tasks, None)
@@ -166,14 +180,9 @@ def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1
                 more = False
                 break
             k, started = started, started + 1
-            try:
-                live.append((k, task, next(task)))
-            except StopIteration as stop:
-                end(k)
-                yield k, stop.value, None
-            except Exception as error:
-                end(k)
-                yield k, None, error
+            done = advance(k, task, None)
+            if done is not None:
+                yield done
         if not live:
             return
         groups: dict[tuple[int, int | None], list[tuple[int, _Steps[_T], list[list[int]]]]] = {}
@@ -187,14 +196,9 @@ def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1
             for k, task, sets in asks:
                 mine = answers[at:at + len(sets)]
                 at += len(sets)
-                try:
-                    live.append((k, task, task.send(mine)))
-                except StopIteration as stop:
-                    end(k)
-                    yield k, stop.value, None
-                except Exception as error:
-                    end(k)
-                    yield k, None, error
+                done = advance(k, task, mine)
+                if done is not None:
+                    yield done
 
 
 def _run(shape: Shape, task: _Steps[_T]) -> _T:
