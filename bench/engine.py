@@ -1,4 +1,4 @@
-"""Our pure-Python engine against dlx 1.0.4, in one run (issue 2).
+"""Our pure-Python engine against dlx 1.0.4, in one run (issues 2 and 11).
 
     .venv/bin/python bench/engine.py [--quick] [--repeat 3] [--timeout S]
 
@@ -15,7 +15,8 @@ planted instance's JSON file), turning them into our options, building the ``Exa
 its ``DLX`` object, the search. Imports and a warm-up call are outside the clock on both sides.
 
 Prints one table (medians of ``--repeat`` interleaved rounds, each run listed) with the ratio
-dlx104 time / our time, then the issue's target: at least 2x on N-queens 12.
+dlx104 time / our time, then the target: issue 11 made the pure engine the readable reference,
+with a floor of 1x dlx 1.0.4 on N-queens 12 (issue 2 had asked 2x; issue 11 withdrew that).
 """
 
 from __future__ import annotations
@@ -109,8 +110,8 @@ def main(argv=None) -> int:
     bench.print_table([OURS])
     status = bench.print_footer()
     q = "queens 12" if not ns.quick else "queens 9"
-    print("\nTarget (issue 2): " + harness.verdict(f"dlx104 time / our pure time on {q}",
-                                                   bench.ratio(q, "dlx104", OURS), 2.0))
+    print("\nFloor (issue 11): " + harness.verdict(f"dlx104 time / our pure time on {q}",
+                                                    bench.ratio(q, "dlx104", OURS), 1.0))
     tmp.cleanup()
     return status
 

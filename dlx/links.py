@@ -281,9 +281,9 @@ class Links:
     #: grow with the square of their length).
     TABLED_OPTION = 16
 
-    def others_table(self) -> list[tuple[tuple[int, ...], tuple[int, ...]] | None]:
+    def others_table(self) -> list[tuple[tuple[int, ...], tuple[int, ...], int] | None]:
         """For each node x, :meth:`split_others` of x: the other nodes of x's option
-        in primary and in secondary items.  The pure engine's hide walks them
+        in primary and in secondary items, and how many.  The pure engine's hide walks them
         (primary items keep a length, secondary ones may be purified).  Built once
         per problem (shared by every copy); None for the nodes of options longer
         than :data:`TABLED_OPTION`, and for headers and spacers."""
@@ -312,16 +312,16 @@ class Links:
             self._shared["cyclic"] = table
         return table
 
-    def split_others(self, x: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def split_others(self, x: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         """The other nodes of x's option whose items are primary, and those whose items
         are secondary, each in Knuth's cyclic order (x+1, ..., then the option's first
-        node, ...)."""
+        node, ...); and how many other nodes there are (the updates of hiding them all)."""
         row = self.ROW[x]
         at = x - row[0]
         cyclic = row[at + 1:] + row[:at]
         top, n1 = self.TOP, self.N1
         return (tuple([q for q in cyclic if top[q] <= n1]),
-                tuple([q for q in cyclic if top[q] > n1]))
+                tuple([q for q in cyclic if top[q] > n1]), len(cyclic))
 
     def option_index(self, label: Hashable) -> int:
         """The index of the option labelled ``label`` (ExactCoverError when there is none,

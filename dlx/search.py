@@ -126,7 +126,8 @@ class Dance:
             if color and COLOR[p] == color:
                 COLOR[p] = -1
             else:                                   # hide' the option of node p
-                primary, secondary = OTHERS[p] or self.links.split_others(p)
+                primary, secondary, n = OTHERS[p] or self.links.split_others(p)
+                updates += n
                 for q in primary:
                     u, d = U[q], D[q]
                     D[u] = d
@@ -136,13 +137,13 @@ class Dance:
                     LEN[j] = left
                     if left == 0:
                         emptied += 1
-                updates += len(primary)
                 for q in secondary:
                     if COLOR[q] >= 0:
                         u, d = U[q], D[q]
                         D[u] = d
                         U[d] = u
-                        updates += 1
+                    else:                           # purified: left alone, no update
+                        updates -= 1
             p = D[p]
         if color:
             COLOR[i] = color                        # the header records i's colour
@@ -150,9 +151,10 @@ class Dance:
             left, right = L[i], R[i]
             R[left] = right
             L[right] = left
-            if i <= self.N1 and LEN[i] == 0:
+            if LEN[i] == 0 and i <= self.N1:
                 emptied -= 1
-        self.empty += emptied
+        if emptied:
+            self.empty += emptied
         self.updates += updates
 
     def uncover(self, i: int, color: int = 0, relink: bool = True) -> None:
@@ -170,14 +172,14 @@ class Dance:
             left, right = L[i], R[i]
             R[left] = i
             L[right] = i
-            if i <= self.N1 and LEN[i] == 0:
+            if LEN[i] == 0 and i <= self.N1:
                 refilled -= 1
         p = U[i]
         while p != i:
             if color and COLOR[p] < 0:
                 COLOR[p] = color
             else:                                   # unhide' the option of node p
-                primary, secondary = OTHERS[p] or self.links.split_others(p)
+                primary, secondary, _ = OTHERS[p] or self.links.split_others(p)
                 for q in primary:
                     D[U[q]] = q
                     U[D[q]] = q
@@ -191,7 +193,8 @@ class Dance:
                         D[U[q]] = q
                         U[D[q]] = q
             p = U[p]
-        self.empty -= refilled
+        if refilled:
+            self.empty -= refilled
 
     # -- Algorithm M: bounds on primary items (TAOCP 7.2.2.1, Knuth's DLX3) ------
 
