@@ -528,7 +528,12 @@ class Memo:
     def key(self, t: Links) -> tuple[Any, ...]:
         """What is left: uncovered items in list order, and the colours given to them
         (a purified item's header holds its colour, as in Knuth's DLX6: the colour
-        decides which options remain even when none of its own are left)."""
+        decides which options remain even when none of its own are left).
+
+        With bounds (Algorithm M, which DLX6 does not have), also how many more times
+        each uncovered primary item may be covered, and which options are left:
+        there the uncovered items do not decide them, since an option tried at a
+        level leaves the lists of the options tried after it."""
         RL, COLOR = t.RLINK, t.COLOR
         parts: list[Any] = []
         j = RL[0]
@@ -543,7 +548,20 @@ class Memo:
             if COLOR[j]:
                 parts.append(-COLOR[j])
             j = RL[j]
-        return tuple(parts)
+        if not t.multi:
+            return tuple(parts)
+        D, OPT, BOUND = t.DLINK, t.OPT, t.BOUND
+        bounds: list[int] = []
+        options: set[int] = set()
+        j = RL[0]
+        while j != 0:
+            bounds.append(BOUND[j])
+            q = D[j]
+            while q != j:
+                options.add(OPT[q])
+                q = D[q]
+            j = RL[j]
+        return (tuple(parts), tuple(bounds), frozenset(options))
 
     def store(self, key: tuple[Any, ...], count: int) -> None:
         if len(self.table) < self.limit:

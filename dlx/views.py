@@ -247,7 +247,8 @@ def count(
     (the 12,988,816 domino tilings of an 8 x 8 board take a few thousand
     nodes), with the same answer.  Its memory is bounded: a full cache stores
     no more and warns once (:class:`~dlx.search.CacheFullWarning`); True keeps up
-    to 2**22 entries.  It runs on the pure engine, for problems without bounds.
+    to 2**22 entries.  It runs on the pure engine, with bounds too (a larger key:
+    see :class:`~dlx.search.Memo`).
     ``limit`` then caps the answer.
 
     >>> import dlx
@@ -308,9 +309,6 @@ def _memo(problem: ExactCover, cache: bool | int) -> Callable[[Links], Memo] | N
     else:
         raise ExactCoverError(f"cache must be True, False or a positive number of entries,"
                               f" not {cache!r}")
-    if isinstance(problem, ExactCover) and problem.bounds:
-        raise ExactCoverError("counting by caching needs a problem without bounds on items"
-                              " (Knuth's DLX6 has none either)")
     return lambda links: Memo(links, limit)
 
 

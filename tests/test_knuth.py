@@ -73,3 +73,8 @@ def test_matrices_with_every_row_and_column_sum_two(n, count):
     p = dlx.ExactCover(options, bounds=bounds)
     for engine in ENGINES if n < 6 else ENGINES[-1:]:
         assert dlx.count(p, engine=engine) == count
+    plain, cached = dlx.Stats(), dlx.Stats()    # counting by caching, with bounds
+    assert dlx.count(p, cache=True, stats=cached) == count
+    if n >= 4:
+        dlx.count(p, stats=plain, engine=ENGINES[-1])
+        assert cached.nodes < plain.nodes
