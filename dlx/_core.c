@@ -944,6 +944,13 @@ add_weight(Best *bb, int level, int o)
         bb->fscore[level + 1] = bb->fscore[level] + bb->fw[o];
 }
 
+/* Whether the score at `level` is better than the j-th best kept (ties are not). */
+static inline int
+beats(const Best *bb, int level, int j)
+{
+    return bb->integral ? bb->iscore[level] > bb->ibest[j] : bb->fscore[level] > bb->fbest[j];
+}
+
 /* A solution at `level`: keep it if it is among the k best so far (ties: the
    first found stays ahead). */
 static void
@@ -951,34 +958,24 @@ offer(Run *r, int level)
 {
     Best *bb = r->bb;
     int at = bb->found;
-    if (bb->integral) {
-        long long sc = bb->iscore[level];
-        if (at == bb->k && !(sc > bb->ibest[at - 1]))
+    if (at == bb->k) {
+        if (!beats(bb, level, at - 1))
             return;
-        if (at == bb->k)
-            at--;
-        for (; at > 0 && sc > bb->ibest[at - 1]; at--) {
+        at--;                           /* the last one kept drops out */
+    }
+    for (; at > 0 && beats(bb, level, at - 1); at--) {
+        if (bb->integral)
             bb->ibest[at] = bb->ibest[at - 1];
-            bb->blen[at] = bb->blen[at - 1];
-            memcpy(bb->bx + (size_t)at * bb->width, bb->bx + (size_t)(at - 1) * bb->width,
-                   (size_t)bb->blen[at] * sizeof(int));
-        }
-        bb->ibest[at] = sc;
-    }
-    else {
-        double sc = bb->fscore[level];
-        if (at == bb->k && !(sc > bb->fbest[at - 1]))
-            return;
-        if (at == bb->k)
-            at--;
-        for (; at > 0 && sc > bb->fbest[at - 1]; at--) {
+        else
             bb->fbest[at] = bb->fbest[at - 1];
-            bb->blen[at] = bb->blen[at - 1];
-            memcpy(bb->bx + (size_t)at * bb->width, bb->bx + (size_t)(at - 1) * bb->width,
-                   (size_t)bb->blen[at] * sizeof(int));
-        }
-        bb->fbest[at] = sc;
+        bb->blen[at] = bb->blen[at - 1];
+        memcpy(bb->bx + (size_t)at * bb->width, bb->bx + (size_t)(at - 1) * bb->width,
+               (size_t)bb->blen[at] * sizeof(int));
     }
+    if (bb->integral)
+        bb->ibest[at] = bb->iscore[level];
+    else
+        bb->fbest[at] = bb->fscore[level];
     bb->blen[at] = level;
     memcpy(bb->bx + (size_t)at * bb->width, r->x, (size_t)level * sizeof(int));
     if (bb->found < bb->k)

@@ -723,6 +723,7 @@ def run(
                         paused = True
                         yield Cover(level, t.item_names[i])
                         paused = False
+            undo = False
             while True:
                 if dead:
                     # X8: leave level `level`
@@ -738,7 +739,7 @@ def run(
                         stats.explored = 1.0
                         return
                     level -= 1
-                    # X6: try again: uncommit x_l (its other items right to left)
+                    # X6: try again with the next option of the item chosen at this level
                     xl = x[level]
                     holding = True
                     if xl <= t.N:           # (M) after the null choice: i is active again
@@ -754,7 +755,11 @@ def run(
                         continue
                     i = TOP[xl]
                     rest = CYCLIC[xl] or others(t, xl)
-                    for k in range(len(rest) - 1, -1, -1):
+                    committed, undo = len(rest), True
+                if undo:
+                    # X6 (also after an early failure in X5): uncommit the `committed`
+                    # other nodes of x_l, right to left, and go on to the next option of i
+                    for k in range(committed - 1, -1, -1):
                         q = rest[k]
                         if multi:
                             dance.uncommit(q)
@@ -766,7 +771,7 @@ def run(
                             paused = False
                     committed = 0
                     x[level] = D[xl]
-                    dead = False
+                    dead = undo = False
                 xl = x[level]
                 if multi and (BOUND[i] or SLACK[i]):
                     # (M) i is not covered: stop when it has too few options left for
@@ -844,16 +849,7 @@ def run(
                     level += 1
                     holding, committed = False, 0
                     break
-                # early failure: undo the commits made so far, try the next option of i
-                for k in range(committed - 1, -1, -1):
-                    q = rest[k]
-                    dance.uncover(TOP[q], COLOR[q])
-                    if tracing and COLOR[q] >= 0:
-                        committed, paused = k, True
-                        yield Uncover(level, t.item_names[TOP[q]], _color(t, q))
-                        paused = False
-                committed = 0
-                x[level] = D[xl]
+                undo = True         # early failure: X6 undoes the commits made so far
     finally:
         sync()
         if paused and multi:
