@@ -33,7 +33,7 @@ from .errors import (
 from .estimate import Estimate, estimate
 from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
 from .formats import read_dlx, write_dlx
-from .prepared import Answer, Prepared
+from .prepared import Answer, Minimized, Prepared
 from .problem import Colored, ExactCover
 from .search import SearchState
 from .verify import is_exact_cover, why_not
@@ -52,7 +52,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "ExactCover", "Colored", "Prepared", "Answer", "estimate", "Estimate",
+    "ExactCover", "Colored", "Prepared", "Answer", "Minimized", "estimate", "Estimate",
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not",

@@ -2116,6 +2116,38 @@ static PyTypeObject Search_Type = {
 
 enum { BATCH_DONE, BATCH_CLASH, BATCH_BUDGET, BATCH_TIMEOUT };
 
+/* Search below the forced options just placed, to `limit` solutions (< 1: all)
+   within `max_nodes` (< 1: no budget), without the GIL (*ts holds the thread
+   state), taking it back at check points only to handle signals on the main
+   thread.  Returns the loop's last reason; R_CHECK means it stopped at a check
+   point: the deadline passed (*late) or a signal handler raised (*interrupted). */
+static int
+search_placed(Run *r, long long limit, long long max_nodes, double deadline, int on_main,
+              PyThreadState **ts, int *late, int *interrupted)
+{
+    run_start(r);
+    r->budget = max_nodes < 1 ? -1 : max_nodes;
+    r->limit = limit < 1 ? -1 : limit;
+    r->pause_at = LLONG_MAX;
+    for (;;) {
+        int why = run_core(r);
+        if (why != R_CHECK)
+            return why;
+        if (deadline > 0 && monotonic_seconds() > deadline) {
+            *late = 1;
+            return why;
+        }
+        if (!on_main)
+            continue;
+        PyEval_RestoreThread(*ts);
+        if (PyErr_CheckSignals() < 0)
+            *interrupted = 1;
+        *ts = PyEval_SaveThread();
+        if (*interrupted)
+            return why;
+    }
+}
+
 /* Table.batch(forced_sets, limit=1, max_nodes=-1): search the problem under each
    set of forced options, on one copy of the links, without the GIL.  For each
    set: place the forced options (a clash: nothing searched), count the solutions
@@ -2226,28 +2258,8 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
             secs[k] = monotonic_seconds() - began;
             continue;
         }
-        run_start(r);
-        r->budget = max_nodes < 1 ? -1 : max_nodes;
-        r->limit = limit < 1 ? -1 : limit;
-        r->pause_at = LLONG_MAX;
-        int why;
-        for (;;) {
-            why = run_core(r);
-            if (why != R_CHECK)
-                break;
-            if (deadline > 0 && monotonic_seconds() > deadline) {
-                late = 1;
-                break;
-            }
-            if (!on_main)
-                continue;
-            PyEval_RestoreThread(ts);
-            if (PyErr_CheckSignals() < 0)
-                interrupted = 1;
-            ts = PyEval_SaveThread();
-            if (interrupted)
-                break;
-        }
+        int why = search_placed(r, limit, max_nodes, deadline, on_main, &ts, &late,
+                                &interrupted);
         if (why == R_BROKEN)
             broken = 1;
         found[k] = r->solutions;
@@ -2305,6 +2317,345 @@ fail_input:
     return NULL;
 }
 
+/* --------------------------------------------------------------- minimize */
+
+/* Table.minimize (dlx.minimal has the reference, step by step): drop groups of
+   forced options while the problem under the options left keeps exactly one
+   solution.  Two phases, as the reference: groups whose options are implied by
+   the others go without a search; each other group is searched once. */
+
+/* The nodes of option o in the table's layout: indices [*lo, *hi). */
+static void
+option_span(const TableObject *t, int o, int *lo, int *hi)
+{
+    int a = t->first[o], b = a;
+    while (t->TOP[a - 1] > 0)
+        a--;
+    while (t->TOP[b] > 0)
+        b++;
+    *lo = a;
+    *hi = b;
+}
+
+/* Add (delta 1) or take away (-1) option o to or from the forced options, as
+   cov[i] (how many of them have item i) and hue[i] (their colour there) see them. */
+static void
+force(const TableObject *t, int *cov, int *hue, int o, int delta)
+{
+    int lo, hi;
+    option_span(t, o, &lo, &hi);
+    for (int p = lo; p < hi; p++) {
+        int i = t->TOP[p];
+        if (delta > 0 && cov[i] == 0)
+            hue[i] = t->COL[p];
+        cov[i] += delta;
+    }
+}
+
+/* Does the option of node x clash with the forced options: a primary item of
+   theirs, or a secondary one where they or it have no colour or another one? */
+static int
+clashes(const TableObject *t, const int *cov, const int *hue, int x)
+{
+    int q = x;
+    do {
+        int i = t->TOP[q];
+        if (cov[i] && (i <= t->N1 || t->COL[q] == 0 || t->COL[q] != hue[i]))
+            return 1;
+        q++;
+        if (t->TOP[q] <= 0)             /* a spacer: back to the option's first node */
+            q = t->U[q];
+    } while (q != x);
+    return 0;
+}
+
+/* Is option o (not forced) implied by the forced options: does one of its
+   primary items have no other option that does not clash with them? */
+static int
+implied(const TableObject *t, const int *cov, const int *hue, int o)
+{
+    int lo, hi;
+    option_span(t, o, &lo, &hi);
+    for (int p = lo; p < hi; p++) {
+        int i = t->TOP[p], open = 0;
+        if (i > t->N1)
+            continue;
+        for (int x = t->D[i]; x != i && !open; x = t->D[x])
+            open = t->OPT[x] != o && !clashes(t, cov, hue, x);
+        if (!open)
+            return 1;
+    }
+    return 0;
+}
+
+/* Take option o out of its items' lists before a search (run_reset puts it back). */
+static void
+exclude(Run *r, int o)
+{
+    char *nd = (char *)r->nd;
+    int lo, hi;
+    option_span(r->t, o, &lo, &hi);
+    for (int p = lo; p < hi; p++) {
+        Node *n = AT(nd, OFF(p));
+        AT(nd, n->u)->d = n->d;
+        AT(nd, n->d)->u = n->u;
+        if (--LEN_OF(nd, n->t) == 0)
+            r->zeros++;
+    }
+}
+
+enum { KEPT = 1, DROPPED = 2 };
+enum { MIN_DONE, MIN_NOT_ONE, MIN_BUDGET };
+
+/* Read a sequence of option indices into a new array (NULL on error): each an
+   option with a primary item. */
+static int *
+read_options(const TableObject *t, PyObject *seq, const char *what, Py_ssize_t *n)
+{
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL)
+        return NULL;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+    int *out = (int *)PyMem_Malloc(((size_t)m + 1) * sizeof(int));
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        long o = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+        if (o == -1 && PyErr_Occurred())
+            goto bad;
+        if (o < 0 || o >= t->n_options || t->first[o] < 0) {
+            PyErr_Format(PyExc_ValueError, "option %ld is not an option with a primary item", o);
+            goto bad;
+        }
+        out[k] = (int)o;
+    }
+    Py_DECREF(fast);
+    *n = m;
+    return out;
+bad:
+    Py_DECREF(fast);
+    PyMem_Free(out);
+    return NULL;
+}
+
+/* The first nodes of the forced options still kept, in order, less group g's. */
+static int
+kept_but(const TableObject *t, const int *opts, int n, const int *state, const int *group_of,
+         int g, int *out)
+{
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (state[opts[k]] == KEPT && group_of[opts[k]] != g)
+            out[m++] = OFF(t->first[opts[k]]);
+    return m;
+}
+
+/* Table.minimize(forced, groups, max_nodes=-1)
+       -> (status, found, kept, searches, nodes, unknown) */
+static PyObject *
+Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"forced", "groups", "max_nodes", NULL};
+    PyObject *forced_seq, *groups_seq, *result = NULL;
+    long long max_nodes = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|L:minimize", kwlist, &forced_seq,
+                                     &groups_seq, &max_nodes))
+        return NULL;
+    Py_ssize_t n_forced = 0, n_groups = 0;
+    int *opts = read_options(t, forced_seq, "forced must be a sequence of option indices",
+                             &n_forced);
+    if (opts == NULL)
+        return NULL;
+    int n = (int)n_forced, n_opt = t->n_options;
+    PyObject *groups = PySequence_Fast(groups_seq, "groups must be a sequence of sequences");
+    int *state = (int *)PyMem_Calloc((size_t)n_opt + 1, sizeof(int));
+    int *group_of = (int *)PyMem_Malloc(((size_t)n_opt + 1) * sizeof(int));
+    int *cov = (int *)PyMem_Calloc((size_t)t->N + 2, sizeof(int));
+    int *hue = (int *)PyMem_Calloc((size_t)t->N + 2, sizeof(int));
+    int *place = (int *)PyMem_Malloc(((size_t)n + 1) * sizeof(int));
+    int *members = (int *)PyMem_Malloc(((size_t)n + 1) * sizeof(int));
+    int *gstart = NULL, *hard = NULL, *mark = NULL;
+    Run run, *r = &run;
+    r->block = NULL;
+    if (groups == NULL)
+        goto done;
+    n_groups = PySequence_Fast_GET_SIZE(groups);
+    gstart = (int *)PyMem_Malloc(((size_t)n_groups + 1) * sizeof(int));
+    hard = (int *)PyMem_Malloc(((size_t)n_groups + 1) * sizeof(int));
+    mark = (int *)PyMem_Calloc((size_t)n_opt + 1, sizeof(int));
+    if (state == NULL || group_of == NULL || cov == NULL || hue == NULL || place == NULL
+        || members == NULL || gstart == NULL || hard == NULL || mark == NULL
+        || run_alloc(r, t) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int o = 0; o < n_opt; o++)
+        group_of[o] = -1;
+    for (int k = 0; k < n; k++) {
+        if (state[opts[k]]) {
+            PyErr_Format(PyExc_ValueError, "option %d is forced twice", opts[k]);
+            goto done;
+        }
+        state[opts[k]] = KEPT;
+    }
+    int used = 0;
+    for (Py_ssize_t g = 0; g < n_groups; g++) {
+        Py_ssize_t m;
+        int *got = read_options(t, PySequence_Fast_GET_ITEM(groups, g),
+                                "each group must be a sequence of option indices", &m);
+        if (got == NULL)
+            goto done;
+        gstart[g] = used;
+        if (m == 0) {
+            PyMem_Free(got);
+            PyErr_SetString(PyExc_ValueError, "a group of options to drop is empty");
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < m; k++) {
+            int o = got[k];
+            if (state[o] != KEPT || group_of[o] >= 0) {
+                PyMem_Free(got);
+                PyErr_Format(PyExc_ValueError, state[o] != KEPT ? "option %d of a group is"
+                             " not forced" : "option %d is in two groups", o);
+                goto done;
+            }
+            group_of[o] = (int)g;
+            members[used++] = o;
+        }
+        PyMem_Free(got);
+    }
+    gstart[n_groups] = used;
+
+    long long searches = 1, nodes = 0, unknown = 0, found = 0;
+    int status = MIN_DONE, late = 0, interrupted = 0, broken = 0, n_hard = 0;
+    int on_main = PyThread_get_thread_ident() == main_thread;
+    r->mode = MODE_COUNT;
+    PyThreadState *ts = PyEval_SaveThread();
+    /* the forced options must have exactly one solution */
+    int m = kept_but(t, opts, n, state, group_of, -2, place);
+    int placed = place_forced(r, place, m), why = R_DONE;
+    if (placed == PLACED) {
+        why = search_placed(r, 2, max_nodes, 0.0, on_main, &ts, &late, &interrupted);
+        found = r->solutions;
+        nodes += r->nodes;
+    }
+    else
+        nodes += placed == DEAD;
+    run_reset(r);
+    broken = why == R_BROKEN;
+    if (why == R_BUDGET)
+        status = MIN_BUDGET;
+    else if (found != 1)
+        status = MIN_NOT_ONE;
+    if (status != MIN_DONE || interrupted || broken)
+        goto searched;
+    /* groups implied by the options left go without a search (not under bounds) */
+    if (!t->multi) {
+        for (int k = 0; k < n; k++)
+            force(t, cov, hue, opts[k], 1);
+    }
+    for (int g = 0; g < n_groups; g++) {
+        int lo = gstart[g], hi = gstart[g + 1], back = 0, progress = 1;
+        if (t->multi) {
+            hard[n_hard++] = g;
+            continue;
+        }
+        for (int k = lo; k < hi; k++)
+            force(t, cov, hue, members[k], -1);
+        while (progress && back < hi - lo) {
+            progress = 0;
+            for (int k = lo; k < hi; k++) {
+                int o = members[k];
+                if (!mark[o] && implied(t, cov, hue, o)) {
+                    force(t, cov, hue, o, 1);
+                    mark[o] = progress = 1;
+                    back++;
+                }
+            }
+        }
+        for (int k = lo; k < hi; k++) {
+            int o = members[k];
+            if (back == hi - lo) {          /* all put back: the group goes */
+                force(t, cov, hue, o, -1);
+                state[o] = DROPPED;
+            }
+            else if (!mark[o])              /* not: the group stays */
+                force(t, cov, hue, o, 1);
+            mark[o] = 0;
+        }
+        if (back < hi - lo)
+            hard[n_hard++] = g;
+    }
+    /* each other group, searched: one option alone goes when no solution avoids it
+       (a second solution without it cannot have it); several go when the options
+       left have one solution */
+    for (int h = 0; h < n_hard && !interrupted && !broken; h++) {
+        int g = hard[h], lo = gstart[g], hi = gstart[g + 1];
+        m = kept_but(t, opts, n, state, group_of, g, place);
+        if (hi - lo == 1)
+            exclude(r, members[lo]);
+        placed = place_forced(r, place, m);
+        why = R_DONE;
+        found = 0;
+        if (placed == PLACED) {
+            why = search_placed(r, hi - lo == 1 ? 1 : 2, max_nodes, 0.0, on_main, &ts, &late,
+                                &interrupted);
+            found = r->solutions;
+            nodes += r->nodes;
+        }
+        else
+            nodes += placed == DEAD;
+        run_reset(r);
+        searches++;
+        broken = why == R_BROKEN;
+        if (why == R_BUDGET)
+            unknown++;
+        else if (!interrupted && found == (hi - lo == 1 ? 0 : 1))
+            for (int k = lo; k < hi; k++)
+                state[members[k]] = DROPPED;
+    }
+searched:
+    PyEval_RestoreThread(ts);
+    if (interrupted)
+        goto done;
+    if (broken) {
+        PyErr_SetString(PyExc_RuntimeError, "dlx._core: inconsistent links (a bug)");
+        goto done;
+    }
+    PyObject *kept = PyList_New(0);
+    if (kept == NULL)
+        goto done;
+    for (int k = 0; k < n; k++) {
+        if (state[opts[k]] != KEPT)
+            continue;
+        PyObject *o = PyLong_FromLong(opts[k]);
+        if (o == NULL || PyList_Append(kept, o) < 0) {
+            Py_XDECREF(o);
+            Py_DECREF(kept);
+            goto done;
+        }
+        Py_DECREF(o);
+    }
+    result = Py_BuildValue("(iLNLLL)", status, found, kept, searches, nodes, unknown);
+done:
+    Py_XDECREF(groups);
+    PyMem_Free(opts);
+    PyMem_Free(state);
+    PyMem_Free(group_of);
+    PyMem_Free(cov);
+    PyMem_Free(hue);
+    PyMem_Free(place);
+    PyMem_Free(members);
+    PyMem_Free(gstart);
+    PyMem_Free(hard);
+    PyMem_Free(mark);
+    PyMem_Free(r->block);
+    return result;
+}
+
 static PyObject *
 Table_get_nodes(TableObject *t, void *closure)
 {
@@ -2332,6 +2683,13 @@ static PyMethodDef Table_methods[] = {
      "indices) or None, status 0 (done), 1 (the forced options clash), 2 (the node\n"
      "budget ran out) or 3 (the batch's time, timeout seconds, ran out: this set was\n"
      "stopped or not searched), seconds the time it took."},
+    {"minimize", (PyCFunction)(void (*)(void))Table_minimize, METH_VARARGS | METH_KEYWORDS,
+     "minimize(forced, groups, max_nodes=-1)\n"
+     "    -> (status, found, kept, searches, nodes, unknown)\n\n"
+     "Drop each group of forced options (option indices) whose removal leaves exactly\n"
+     "one solution (dlx.minimal.minimize, the reference).  status 0: done; 1: the\n"
+     "forced options have `found` solutions, not one (nothing dropped); 2: that check\n"
+     "ran out of max_nodes.  kept: the forced options left, in order."},
     {NULL},
 };
 

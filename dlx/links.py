@@ -364,6 +364,15 @@ class Links:
                 next(q for q in nodes if top[q] <= n1) for nodes in self.option_nodes]
         return [first[o] for o in options]
 
+    def exclude(self, option: int) -> None:
+        """Take option index ``option`` out of its items' lists, as if the problem did
+        not have it (on a :meth:`copy`, before a search; nothing puts it back)."""
+        ulink, dlink, top, length = self.ULINK, self.DLINK, self.TOP, self.LEN
+        for x in self.option_nodes[option]:
+            u, d = ulink[x], dlink[x]
+            dlink[u], ulink[d] = d, u
+            length[top[x]] -= 1
+
     def snapshot(self) -> tuple[tuple[int, ...], ...]:
         """The dynamic lists as tuples, to compare a table before and after a search."""
         return tuple(

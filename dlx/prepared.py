@@ -27,17 +27,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from . import engine as _engine
+from . import minimal
 from .errors import BudgetExceeded, ExactCoverError
 from .events import Stats
 from .links import Links
+from .minimal import Minimized
 from .problem import ExactCover
 from .search import run
 from .views import Engine, count, first, is_unique, solutions
 
-__all__ = ["Prepared", "Answer"]
+__all__ = ["Prepared", "Answer", "Minimized"]
 
 
 class Answer(NamedTuple):
@@ -185,15 +187,10 @@ class Prepared:
                 raise ExactCoverError(str(e)) from None
             return [Answer(found, first, nodes, status == 1, status >= 2, seconds, status == 3)
                     for found, nodes, first, status, seconds in answers]
-        n = len(links.labels)
         out = []
         deadline = None if timeout is None else time.monotonic() + timeout
         for given in option_sets:
-            options: list[int] = []
-            for o in given:
-                if isinstance(o, bool) or not isinstance(o, int) or not 0 <= o < n:
-                    raise ExactCoverError(f"forced option index {o!r} is not in 0..{n - 1}")
-                options.append(o)
+            options = self._indices(given)
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 out.append(Answer(0, None, 0, False, True, 0.0, True))  # out of time: not searched
@@ -201,14 +198,95 @@ class Prepared:
             out.append(self._search_pure(options, limit, max_nodes, indices, left))
         return out
 
+    def minimize(self, forced: Iterable[Hashable], *,
+                 groups: Iterable[Iterable[Hashable]] | None = None,
+                 max_nodes: int | None = None, indices: bool = False) -> Minimized:
+        """Drop forced options while the problem under the rest has exactly one solution.
+
+        ``forced`` must have exactly one solution (a puzzle; a whole solution is
+        one).  The ``groups`` of forced options (default: each alone, in order) are
+        tried in order, and each group goes, as a whole, when the problem under the
+        options left still has one solution; options in no group stay.  One pass
+        proves the result minimal (see :mod:`dlx.minimal`, which says how it is
+        checked cheaply): with ``groups`` in random order, it makes random minimal
+        puzzles.  ``max_nodes`` is a node budget per search: a group whose search
+        runs out stays (:attr:`Minimized.unknown` counts them).  With
+        ``indices=True``, options are option indices (see :attr:`labels`).
+
+        Raises ExactCoverError when ``forced`` does not have exactly one solution
+        (or a group is empty, or holds an option that is not forced or already in
+        another group), and :class:`dlx.BudgetExceeded` when checking that runs out
+        of ``max_nodes``.
+
+        >>> import dlx
+        >>> p = dlx.Prepared(dlx.ExactCover({"x": ["a"], "y": ["b"], "xy": ["a", "b"]}))
+        >>> p.minimize(["x", "y"])
+        Minimized(kept=('y',), searches=2, nodes=3, unknown=0)
+        """
+        if max_nodes is not None and (isinstance(max_nodes, bool)
+                                      or not isinstance(max_nodes, int) or max_nodes < 1):
+            raise ExactCoverError(f"max_nodes must be a positive whole number or None,"
+                                  f" not {max_nodes!r}")
+        links = self._links
+        labels = self.labels
+        on_core = self._on_core()
+        checked: Sequence[Sequence[int]]
+        if indices and on_core:             # the core checks indices and groups itself
+            options = cast("list[int]", forced if isinstance(forced, list) else list(forced))
+            checked = [(o,) for o in options] if groups is None else \
+                cast("list[list[int]]", groups if isinstance(groups, list) else list(groups))
+        else:
+            read = self._indices if indices else links.forced_options
+            options = read(forced)
+            checked = minimal.check_groups(
+                options, None if groups is None else [read(g) for g in groups],
+                labels.__getitem__)
+        if on_core:
+            try:
+                status, found, kept, searches, nodes, unknown = _engine.table(links).minimize(
+                    options, checked, -1 if max_nodes is None else max_nodes)
+            except (TypeError, ValueError) as e:        # a bad option index or group
+                raise ExactCoverError(str(e)) from None
+        else:
+            def search(opts: Sequence[int], limit: int, excluded: int | None
+                       ) -> tuple[int, int, bool]:
+                a = self._search_pure(opts, limit, max_nodes, True, excluded=excluded)
+                return a.found, a.nodes, a.out_of_budget
+
+            status, found, kept, searches, nodes, unknown = minimal.minimize(
+                links, options, checked, search)
+        if status == minimal.BUDGET:
+            raise BudgetExceeded(max_nodes or 0, None)
+        if status == minimal.NOT_ONE:
+            raise ExactCoverError(f"minimize needs forced options with exactly one solution;"
+                                  f" these have {'none' if found == 0 else 'more than one'}")
+        out = tuple(kept) if indices else tuple(labels[o] for o in kept)
+        return Minimized(out, searches, nodes, unknown)
+
+    def _indices(self, options: Iterable[Hashable]) -> list[int]:
+        """Option indices given by the caller, checked."""
+        n = len(self._links.labels)
+        if isinstance(options, (str, bytes)):
+            raise ExactCoverError(f"expected a list of option indices, not {options!r}")
+        out: list[int] = []
+        for o in options:
+            if isinstance(o, bool) or not isinstance(o, int) or not 0 <= o < n:
+                raise ExactCoverError(f"forced option index {o!r} is not in 0..{n - 1}")
+            out.append(o)
+        return out
+
     def _search_pure(self, options: Sequence[int], limit: int | None, max_nodes: int | None,
-                     indices: bool, timeout: float | None = None) -> Answer:
+                     indices: bool, timeout: float | None = None,
+                     excluded: int | None = None) -> Answer:
         began = time.perf_counter()
         stats = Stats()
         found = 0
         sol: tuple[Hashable, ...] | None = None
         links = self._links
-        search = run(links.copy(), "solutions", stats=stats, max_nodes=max_nodes,
+        table = links.copy()
+        if excluded is not None:
+            table.exclude(excluded)
+        search = run(table, "solutions", stats=stats, max_nodes=max_nodes,
                      timeout=timeout, forced=links.first_primary(options))
         try:
             for labels in search:

@@ -10,8 +10,8 @@ import threading
 
 import pytest
 from conftest import BUDGET, bounded_problems, colored_problems, problems
-from helpers import queens
-from hypothesis import given
+from helpers import brute_force, queens
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import dlx
@@ -138,3 +138,119 @@ def test_bad_forced_options_are_named(engine):
         p.batch([[(9, 9)]])
     with pytest.raises(dlx.ExactCoverError, match="99"):
         p.batch([[99]], indices=True)
+
+
+# --------------------------------------------------------------------------- minimize
+
+
+@st.composite
+def puzzles(draw, strategy):
+    """A problem with a solution, that solution's options (shuffled) as forced options,
+    and groups: some of them, in random order, in random groups."""
+    p = draw(strategy)
+    sols = sorted((sorted(s) for s in brute_force(p)), key=lambda s: (len(s), s))
+    assume(sols)
+    forced = draw(st.permutations(draw(st.sampled_from(sols))))
+    if draw(st.booleans()):
+        return p, forced, None
+    grouped = draw(st.permutations(draw(st.lists(st.sampled_from(forced), unique=True)
+                                        if forced else st.just([]))))
+    groups, at = [], 0
+    while at < len(grouped):
+        size = draw(st.integers(1, 3))
+        groups.append(grouped[at:at + size])
+        at += size
+    return p, forced, groups
+
+
+@given(st.one_of(puzzles(problems()), puzzles(colored_problems()),
+                 puzzles(bounded_problems())),
+       st.sampled_from([None, 1, 4]))
+def test_minimize_leaves_one_solution_and_drops_every_group_it_can(case, max_nodes):
+    """Against every solution (brute force): the options kept have exactly one solution;
+    a group dropped is gone whole, an option in no group stays; and every group kept
+    (unless its search ran out of budget) would let a second solution in.  Both engines
+    keep the same options with the same searches and nodes."""
+    p, forced, groups = case
+    sols = brute_force(p)
+
+    def solutions_with(given):
+        return [s for s in sols if given <= s]
+
+    outcomes = []
+    for e in ENGINES:
+        prepared = dlx.Prepared(p, engine=e)
+        before = prepared._links.snapshot()
+        try:
+            outcomes.append(prepared.minimize(forced, groups=groups, max_nodes=max_nodes))
+        except dlx.BudgetExceeded:
+            outcomes.append("budget")
+        except dlx.ExactCoverError as error:
+            assert "exactly one solution" in str(error)
+            outcomes.append("not a puzzle")
+        assert prepared._links.snapshot() == before         # the layout is only read
+    assert all(o == outcomes[0] for o in outcomes), outcomes
+    m = outcomes[0]
+    if m == "budget":
+        assert max_nodes is not None
+        return
+    if m == "not a puzzle":             # under bounds, a solution can have supersets
+        assert len(solutions_with(set(forced))) > 1
+        return
+    kept = set(m.kept)
+    assert list(m.kept) == [o for o in forced if o in kept]
+    assert len(solutions_with(kept)) == 1
+    tried = [[o] for o in forced] if groups is None else groups
+    for group in tried:
+        assert set(group) <= kept or not set(group) & kept     # whole groups only
+    assert set(forced) - {o for g in tried for o in g} <= kept
+    needed = [g for g in tried if set(g) <= kept]
+    proven = [g for g in needed if len(solutions_with(kept - set(g))) > 1]
+    assert len(needed) - len(proven) <= m.unknown
+    if max_nodes is None:
+        assert m.unknown == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_minimize_makes_a_critical_set_of_a_latin_square(engine):
+    latin = dlx.ExactCover({(r, c, v): [("cell", r, c), ("row", r, v), ("col", c, v)]
+                            for r in range(4) for c in range(4) for v in range(4)})
+    square = [(r, c, (r + c) % 4) for r in range(4) for c in range(4)]
+    m = dlx.Prepared(latin, engine=engine).minimize(square)
+    assert dlx.count(latin, forced=m.kept, limit=2) == 1
+    for o in m.kept:
+        assert dlx.count(latin, forced=[x for x in m.kept if x != o], limit=2) == 2
+    assert m.unknown == 0 and m.searches >= 1 and len(m.kept) < 16
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_minimize_refuses_what_is_not_a_puzzle(engine):
+    p = dlx.Prepared(queens(6), engine=engine)
+    with pytest.raises(dlx.ExactCoverError, match="exactly one solution; these have more"):
+        p.minimize([])
+    with pytest.raises(dlx.ExactCoverError, match="these have none"):
+        p.minimize([(0, 0)])
+    sol = dlx.first(queens(6))
+    for groups, words in [([[]], "empty"), ([[sol[0]], [sol[0]]], "two groups"),
+                          ([[(5, 5)]], "not forced")]:
+        with pytest.raises(dlx.ExactCoverError, match=words):
+            p.minimize(sol, groups=groups)
+    with pytest.raises(dlx.ExactCoverError, match="forced twice"):
+        p.minimize([sol[0], *sol])
+    with pytest.raises(dlx.ExactCoverError, match="max_nodes"):
+        p.minimize(sol, max_nodes=0)
+    with pytest.raises(dlx.ExactCoverError, match="999"):
+        p.minimize([999], indices=True)
+    with pytest.raises(dlx.BudgetExceeded):
+        p.minimize(sol[:1], max_nodes=1)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_minimize_takes_option_indices(engine):
+    p = dlx.Prepared(queens(6), engine=engine)
+    sol = dlx.first(queens(6))
+    index = {label: k for k, label in enumerate(p.labels)}
+    by_label = p.minimize(sol)
+    by_index = p.minimize([index[o] for o in sol], indices=True)
+    assert by_index.kept == tuple(index[o] for o in by_label.kept)
+    assert by_index[1:] == by_label[1:]

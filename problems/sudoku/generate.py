@@ -20,32 +20,36 @@ True
 ...     str(generate(box=(2, 2), seed=7)), str(generate(box=(2, 2), seed=8))]
 True
 
-How uniqueness is checked cheaply (the cost of generating is those checks):
+How a minimal puzzle is made: the full grid's options are the forced options
+of the shape's full matrix (:mod:`problems.sudoku.matrix`), and
+:meth:`dlx.Prepared.minimize` drops them, orbit by orbit in the random order,
+while the puzzle keeps exactly one solution (:mod:`dlx.minimal` says how):
 
 * A given that its peers force back (a naked single: every other digit is in
   its row, column or box; or a hidden single: no other cell of one of its units
-  can take the digit) is removed with no search at all: the puzzle has exactly
-  the solutions it had.  Removing givens never makes a single appear, so the
+  can take the digit) goes with no search at all: the puzzle has exactly the
+  solutions it had.  Removing givens never makes a single appear, so the
   givens that fail this test are checked only after the whole pass.
-* A given that is the last one left in an *unavoidable set* of the solution
-  (cells whose digits can be rearranged into another full grid: here the
-  cycles of digits between two rows of a band, or two columns of a stack) must
-  stay, with no search either.
-* The others are searched: the puzzle's givens less the one to remove are
-  forced options of the shape's full matrix (:mod:`problems.sudoku.matrix`),
-  searched to a second solution.  A given whose removal gives two solutions
-  can never be removed later (fewer givens only allow more solutions), so one
-  pass proves minimality.
+* The others are searched, against the puzzle as it is then: a given goes when
+  no solution of the other givens puts another digit in its cell.  A given
+  whose removal gives two solutions can never be removed later (fewer givens
+  only allow more solutions), so one pass proves minimality.
 
-For a 9x9 grid about 24 of the 81 givens need a search, some 20 microseconds
-each with the compiled core; the unavoidable sets spare about 10 more.
-:func:`generate_many` makes several puzzles side by side and sends their
-searches to the engine together (one :meth:`dlx.Prepared.batch`), which saves
-the cost of a call per search; the puzzles are those :func:`generate` makes
-with the same seeds.  Up to 16x16 every check finishes; from 25x25 up the last
+For a 9x9 grid about 33 of the 81 givens need a search, some 15 microseconds
+each in the compiled core, which runs the whole pass in one call.
+:func:`generate_many` makes several puzzles side by side and sends the searches
+that make their full grids to the engine together (one
+:meth:`dlx.Prepared.batch`); the puzzles are those :func:`generate` makes with
+the same seeds.  Up to 16x16 every check finishes; from 25x25 up the last
 checks of a minimal puzzle take minutes each, so by default they get a node
 budget (``max_nodes``) and a given whose check runs out stays: the puzzle is
 unique, but not proven minimal.
+
+:func:`is_minimal` checks every given of a puzzle at once: singles, then the
+*unavoidable sets* of the solution (cells whose digits can be rearranged into
+another full grid, here the cycles of digits between two rows of a band or two
+columns of a stack: a unique puzzle keeps a given in each), then one batch of
+searches for the rest.
 
 With ``symmetry``, minimal means that no whole orbit can be removed; a single
 given of an orbit might still be (:func:`is_minimal` checks single givens).
@@ -61,7 +65,7 @@ from collections.abc import Collection, Generator, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar, cast
 
 import dlx
 
@@ -654,6 +658,22 @@ class _Reducer:
             self.kept = [o for o, v in zip(self.option, self.values, strict=True) if v]
 
 
+def _minimal(shape: Shape, values: Sequence[int], order: Sequence[tuple[int, ...]],
+             max_nodes: int | None) -> list[int]:
+    """The givens of the unique puzzle ``values`` left when each orbit of ``order`` (its
+    cells all given) goes in turn if the puzzle stays unique: :meth:`dlx.Prepared.minimize`
+    on the shape's full matrix, the givens as forced options."""
+    ix = indices(shape)
+    of = ix.of
+    groups = [[of[i][values[i]] for i in orbit] for orbit in order]
+    kept = prepared(shape).minimize(ix.forced(values), groups=groups, max_nodes=max_nodes,
+                                    indices=True).kept
+    out = [0] * len(values)
+    for k in cast("tuple[int, ...]", kept):
+        out[ix.cell[k]] = ix.digit[k]
+    return out
+
+
 def _shape_of(shape: Shape | None, box: tuple[int, int] | None,
               size: int | None = None) -> Shape:
     if shape is not None:
@@ -723,11 +743,15 @@ class _Plan:
             solution = yield from _random_solution(shape, rng)
             key = rng.random
             order = sorted(self.groups, key=lambda _: key())     # a random order
-            reducer = _Reducer(shape, solution, solution, self.budget)
-            yield from reducer.reduce(order, None if self.minimal else givens)
-            puzzle = Grid._make(tuple(reducer.values), shape)
-            fewest = min(fewest, reducer.clues)
-            if self.minimal and givens is not None and reducer.clues > givens:
+            if self.minimal:
+                values = _minimal(shape, solution, order, self.budget)
+            else:
+                reducer = _Reducer(shape, solution, solution, self.budget)
+                yield from reducer.reduce(order, givens)
+                values = reducer.values
+            puzzle = Grid._make(tuple(values), shape)
+            fewest = min(fewest, puzzle.clues)
+            if self.minimal and givens is not None and puzzle.clues > givens:
                 continue
             if wanted is None:
                 return puzzle
@@ -927,13 +951,11 @@ def minimize(puzzle: PuzzleLike, *, seed: int | None = None, symmetry: str | Non
     (4, True, 1)
     """
     g = as_grid(puzzle, box, shape)
-    solution = unique_solution(g, "minimize")
+    unique_solution(g, "minimize")
     present = [tuple(i for i in o if g.values[i]) for o in orbits(g.size, symmetry)]
     order = [o for o in present if o]
     random.Random(seed).shuffle(order)
-    reducer = _Reducer(g.shape, g.values, solution.values, _budget(max_nodes, g.size))
-    _run(g.shape, reducer.reduce(order))
-    return Grid(reducer.values, shape=g.shape)
+    return Grid(_minimal(g.shape, g.values, order, _budget(max_nodes, g.size)), shape=g.shape)
 
 
 def is_minimal(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
