@@ -2369,6 +2369,26 @@ clashes(const TableObject *t, const int *cov, const int *hue, int x)
     return 0;
 }
 
+/* Are the forced options (as cov and hue count them) a whole solution: every primary
+   item covered once, and at a secondary item held twice or more, the same colour? */
+static int
+whole(const TableObject *t, const int *cov, const int *hue, const int *opts, int n)
+{
+    for (int i = 1; i <= t->N1; i++)
+        if (cov[i] != 1)
+            return 0;
+    for (int k = 0; k < n; k++) {
+        int lo, hi;
+        option_span(t, opts[k], &lo, &hi);
+        for (int p = lo; p < hi; p++) {
+            int i = t->TOP[p];
+            if (i > t->N1 && cov[i] > 1 && (t->COL[p] == 0 || t->COL[p] != hue[i]))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* Is option o (not forced) implied by the forced options: does one of its
    primary items have no other option that does not clash with them? */
 static int
@@ -2407,41 +2427,100 @@ exclude(Run *r, int o)
 enum { KEPT = 1, DROPPED = 2 };
 enum { MIN_DONE, MIN_NOT_ONE, MIN_BUDGET };
 
-/* Read a sequence of option indices into a new array (NULL on error): each an
-   option with a primary item. */
-static int *
-read_options(const TableObject *t, PyObject *seq, const char *what, Py_ssize_t *n)
+/* Sets of option indices, end to end: set k is at[start[k]] .. at[start[k + 1] - 1]. */
+typedef struct {
+    int *at, *start;
+    int count;
+} Sets;
+
+static void
+free_sets(Sets *s)
 {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (fast == NULL)
-        return NULL;
-    Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
-    int *out = (int *)PyMem_Malloc(((size_t)m + 1) * sizeof(int));
-    if (out == NULL) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (Py_ssize_t k = 0; k < m; k++) {
-        long o = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
-        if (o == -1 && PyErr_Occurred())
-            goto bad;
-        if (o < 0 || o >= t->n_options || t->first[o] < 0) {
-            PyErr_Format(PyExc_ValueError, "option %ld is not an option with a primary item", o);
-            goto bad;
-        }
-        out[k] = (int)o;
-    }
-    Py_DECREF(fast);
-    *n = m;
-    return out;
-bad:
-    Py_DECREF(fast);
-    PyMem_Free(out);
-    return NULL;
+    PyMem_Free(s->at);
+    PyMem_Free(s->start);
+    s->at = s->start = NULL;
 }
 
-/* The first nodes of the forced options still kept, in order, less group g's. */
+/* Read a sequence of sequences of option indices, each an option with a primary
+   item; -1 with an exception set (and nothing to free) on error. */
+static int
+read_sets(const TableObject *t, PyObject *seq, const char *what, Sets *s)
+{
+    s->at = s->start = NULL;
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast), used = 0, room = 64;
+    s->count = (int)count;
+    s->start = (int *)PyMem_Malloc(((size_t)count + 1) * sizeof(int));
+    s->at = (int *)PyMem_Malloc((size_t)room * sizeof(int));
+    if (s->start == NULL || s->at == NULL) {
+        PyErr_NoMemory();
+        goto bad;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *one = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, k), what);
+        if (one == NULL)
+            goto bad;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(one);
+        if (used + m > room) {
+            room = 2 * (used + m);
+            int *grown = (int *)PyMem_Realloc(s->at, (size_t)room * sizeof(int));
+            if (grown == NULL) {
+                Py_DECREF(one);
+                PyErr_NoMemory();
+                goto bad;
+            }
+            s->at = grown;
+        }
+        s->start[k] = (int)used;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            long o = PyLong_AsLong(PySequence_Fast_GET_ITEM(one, j));
+            if (o == -1 && PyErr_Occurred()) {
+                Py_DECREF(one);
+                goto bad;
+            }
+            if (o < 0 || o >= t->n_options || t->first[o] < 0) {
+                Py_DECREF(one);
+                PyErr_Format(PyExc_ValueError, "option %ld is not an option with a primary"
+                             " item", o);
+                goto bad;
+            }
+            s->at[used++] = (int)o;
+        }
+        Py_DECREF(one);
+    }
+    s->start[count] = (int)used;
+    Py_DECREF(fast);
+    return 0;
+bad:
+    Py_DECREF(fast);
+    free_sets(s);
+    return -1;
+}
+
+/* The groups of each option of set 0 of `of` alone, in order; -1 on no memory. */
+static int
+each_alone(const Sets *of, Sets *s)
+{
+    int n = of->start[1];
+    s->count = n;
+    s->at = (int *)PyMem_Malloc(((size_t)n + 1) * sizeof(int));
+    s->start = (int *)PyMem_Malloc(((size_t)n + 1) * sizeof(int));
+    if (s->at == NULL || s->start == NULL) {
+        free_sets(s);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int k = 0; k <= n; k++)
+        s->start[k] = k;
+    if (n)
+        memcpy(s->at, of->at, (size_t)n * sizeof(int));
+    return 0;
+}
+
+/* The first nodes of the forced options still kept, in order, less group g's
+   (g = -2: all of them). */
 static int
 kept_but(const TableObject *t, const int *opts, int n, const int *state, const int *group_of,
          int g, int *out)
@@ -2453,41 +2532,90 @@ kept_but(const TableObject *t, const int *opts, int n, const int *state, const i
     return m;
 }
 
-/* Table.minimize(forced, groups, max_nodes=-1)
+/* Must group g stay because an unavoidable set meeting it keeps no option outside
+   it?  sets_of[of_at[o] .. of_at[o + 1]) are the sets that hold option o. */
+static int
+unavoidable(const Sets *u, const int *of_at, const int *sets_of, const Sets *groups, int g,
+            const int *state, const int *group_of)
+{
+    for (int k = groups->start[g]; k < groups->start[g + 1]; k++) {
+        int o = groups->at[k];
+        for (int j = of_at[o]; j < of_at[o + 1]; j++) {
+            int s = sets_of[j], left = 0;
+            for (int x = u->start[s]; x < u->start[s + 1] && !left; x++)
+                left = state[u->at[x]] == KEPT && group_of[u->at[x]] != g;
+            if (!left)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* One search under the kept forced options less group g (a group of one: with its
+   option excluded), to `limit` solutions: how many were found; *nodes grows. */
+static long long
+search_without(Run *r, const Sets *groups, int g, const int *opts, int n, const int *state,
+               const int *group_of, int *place, long long limit, long long max_nodes,
+               int on_main, PyThreadState **ts, int *why, int *interrupted, long long *nodes)
+{
+    int late = 0, m = kept_but(r->t, opts, n, state, group_of, g, place);
+    long long found = 0;
+    if (g >= 0 && groups->start[g + 1] - groups->start[g] == 1)
+        exclude(r, groups->at[groups->start[g]]);
+    int placed = place_forced(r, place, m);
+    *why = R_DONE;
+    if (placed == PLACED) {
+        *why = search_placed(r, limit, max_nodes, 0.0, on_main, ts, &late, interrupted);
+        found = r->solutions;
+        *nodes += r->nodes;
+    }
+    else
+        *nodes += placed == DEAD;
+    run_reset(r);
+    return found;
+}
+
+/* Table.minimize(forced, groups, max_nodes=-1, unavoidable=())
        -> (status, found, kept, searches, nodes, unknown) */
 static PyObject *
 Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"forced", "groups", "max_nodes", NULL};
-    PyObject *forced_seq, *groups_seq, *result = NULL;
+    static char *kwlist[] = {"forced", "groups", "max_nodes", "unavoidable", NULL};
+    PyObject *forced_seq, *groups_seq, *sets_seq = NULL, *result = NULL;
     long long max_nodes = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|L:minimize", kwlist, &forced_seq,
-                                     &groups_seq, &max_nodes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|LO:minimize", kwlist, &forced_seq,
+                                     &groups_seq, &max_nodes, &sets_seq))
         return NULL;
-    Py_ssize_t n_forced = 0, n_groups = 0;
-    int *opts = read_options(t, forced_seq, "forced must be a sequence of option indices",
-                             &n_forced);
-    if (opts == NULL)
-        return NULL;
-    int n = (int)n_forced, n_opt = t->n_options;
-    PyObject *groups = PySequence_Fast(groups_seq, "groups must be a sequence of sequences");
-    int *state = (int *)PyMem_Calloc((size_t)n_opt + 1, sizeof(int));
-    int *group_of = (int *)PyMem_Malloc(((size_t)n_opt + 1) * sizeof(int));
-    int *cov = (int *)PyMem_Calloc((size_t)t->N + 2, sizeof(int));
-    int *hue = (int *)PyMem_Calloc((size_t)t->N + 2, sizeof(int));
-    int *place = (int *)PyMem_Malloc(((size_t)n + 1) * sizeof(int));
-    int *members = (int *)PyMem_Malloc(((size_t)n + 1) * sizeof(int));
-    int *gstart = NULL, *hard = NULL, *mark = NULL;
+    int n_opt = t->n_options;
+    Sets forced = {NULL, NULL, 0}, groups = {NULL, NULL, 0}, u = {NULL, NULL, 0};
+    int *state = NULL, *group_of = NULL, *cov = NULL, *hue = NULL, *place = NULL;
+    int *hard = NULL, *mark = NULL, *of_at = NULL, *sets_of = NULL;
     Run run, *r = &run;
     r->block = NULL;
-    if (groups == NULL)
+    PyObject *one = PyTuple_Pack(1, forced_seq);
+    if (one == NULL)
+        return NULL;
+    int bad = read_sets(t, one, "forced must be a sequence of option indices", &forced) < 0
+        || (groups_seq == Py_None ? each_alone(&forced, &groups)
+            : read_sets(t, groups_seq, "groups must be sequences of option indices", &groups)) < 0
+        || (sets_seq != NULL && read_sets(t, sets_seq, "unavoidable must be sequences of"
+                                          " option indices", &u) < 0);
+    Py_DECREF(one);
+    if (bad)
         goto done;
-    n_groups = PySequence_Fast_GET_SIZE(groups);
-    gstart = (int *)PyMem_Malloc(((size_t)n_groups + 1) * sizeof(int));
-    hard = (int *)PyMem_Malloc(((size_t)n_groups + 1) * sizeof(int));
+    const int *opts = forced.at;
+    int n = forced.start[1];
+    state = (int *)PyMem_Calloc((size_t)n_opt + 1, sizeof(int));
+    group_of = (int *)PyMem_Malloc(((size_t)n_opt + 1) * sizeof(int));
+    cov = (int *)PyMem_Calloc((size_t)t->N + 2, sizeof(int));
+    hue = (int *)PyMem_Calloc((size_t)t->N + 2, sizeof(int));
+    place = (int *)PyMem_Malloc(((size_t)n + 1) * sizeof(int));
+    hard = (int *)PyMem_Malloc(((size_t)groups.count + 1) * sizeof(int));
     mark = (int *)PyMem_Calloc((size_t)n_opt + 1, sizeof(int));
+    of_at = (int *)PyMem_Calloc((size_t)n_opt + 2, sizeof(int));
+    sets_of = (int *)PyMem_Malloc(((size_t)(u.count ? u.start[u.count] : 0) + 1) * sizeof(int));
     if (state == NULL || group_of == NULL || cov == NULL || hue == NULL || place == NULL
-        || members == NULL || gstart == NULL || hard == NULL || mark == NULL
+        || hard == NULL || mark == NULL || of_at == NULL || sets_of == NULL
         || run_alloc(r, t) < 0) {
         PyErr_NoMemory();
         goto done;
@@ -2501,74 +2629,70 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
         }
         state[opts[k]] = KEPT;
     }
-    int used = 0;
-    for (Py_ssize_t g = 0; g < n_groups; g++) {
-        Py_ssize_t m;
-        int *got = read_options(t, PySequence_Fast_GET_ITEM(groups, g),
-                                "each group must be a sequence of option indices", &m);
-        if (got == NULL)
-            goto done;
-        gstart[g] = used;
-        if (m == 0) {
-            PyMem_Free(got);
+    for (int g = 0; g < groups.count; g++) {
+        if (groups.start[g] == groups.start[g + 1]) {
             PyErr_SetString(PyExc_ValueError, "a group of options to drop is empty");
             goto done;
         }
-        for (Py_ssize_t k = 0; k < m; k++) {
-            int o = got[k];
+        for (int k = groups.start[g]; k < groups.start[g + 1]; k++) {
+            int o = groups.at[k];
             if (state[o] != KEPT || group_of[o] >= 0) {
-                PyMem_Free(got);
                 PyErr_Format(PyExc_ValueError, state[o] != KEPT ? "option %d of a group is"
                              " not forced" : "option %d is in two groups", o);
                 goto done;
             }
-            group_of[o] = (int)g;
-            members[used++] = o;
+            group_of[o] = g;
         }
-        PyMem_Free(got);
     }
-    gstart[n_groups] = used;
+    /* the unavoidable sets by option: sets_of[of_at[o] .. of_at[o + 1]) hold o */
+    for (int k = 0; k < (u.count ? u.start[u.count] : 0); k++)
+        of_at[u.at[k] + 1]++;
+    for (int o = 0; o < n_opt; o++)
+        of_at[o + 1] += of_at[o];
+    for (int s = 0; s < u.count; s++)
+        for (int k = u.start[s]; k < u.start[s + 1]; k++)
+            sets_of[of_at[u.at[k]] + mark[u.at[k]]++] = s;
+    memset(mark, 0, ((size_t)n_opt + 1) * sizeof(int));
 
-    long long searches = 1, nodes = 0, unknown = 0, found = 0;
-    int status = MIN_DONE, late = 0, interrupted = 0, broken = 0, n_hard = 0;
+    long long searches = 1, nodes = 0, unknown = 0, found;
+    int status = MIN_DONE, interrupted = 0, why, n_hard = 0;
     int on_main = PyThread_get_thread_ident() == main_thread;
     r->mode = MODE_COUNT;
     PyThreadState *ts = PyEval_SaveThread();
-    /* the forced options must have exactly one solution */
-    int m = kept_but(t, opts, n, state, group_of, -2, place);
-    int placed = place_forced(r, place, m), why = R_DONE;
-    if (placed == PLACED) {
-        why = search_placed(r, 2, max_nodes, 0.0, on_main, &ts, &late, &interrupted);
-        found = r->solutions;
-        nodes += r->nodes;
-    }
-    else
-        nodes += placed == DEAD;
-    run_reset(r);
-    broken = why == R_BROKEN;
-    if (why == R_BUDGET)
-        status = MIN_BUDGET;
-    else if (found != 1)
-        status = MIN_NOT_ONE;
-    if (status != MIN_DONE || interrupted || broken)
-        goto searched;
-    /* groups implied by the options left go without a search (not under bounds) */
+    /* the forced options must have exactly one solution.  When they are a whole one,
+       their search would count one node (its root: nothing left to cover) and stop
+       there, so it is not run. */
+    long long counted;
     if (!t->multi) {
         for (int k = 0; k < n; k++)
             force(t, cov, hue, opts[k], 1);
     }
-    for (int g = 0; g < n_groups; g++) {
-        int lo = gstart[g], hi = gstart[g + 1], back = 0, progress = 1;
+    if (!t->multi && whole(t, cov, hue, opts, n)) {
+        counted = nodes = 1;
+        why = R_DONE;
+    }
+    else
+        counted = search_without(r, &groups, -2, opts, n, state, group_of, place, 2,
+                                 max_nodes, on_main, &ts, &why, &interrupted, &nodes);
+    if (why == R_BUDGET)
+        status = MIN_BUDGET;
+    else if (counted != 1)
+        status = MIN_NOT_ONE;
+    if (status != MIN_DONE || interrupted || why == R_BROKEN)
+        goto searched;
+    /* groups implied by the options left go without a search (not under bounds) */
+    for (int g = 0; g < groups.count; g++) {
+        int lo = groups.start[g], hi = groups.start[g + 1], back = 0, progress = 1;
         if (t->multi) {
             hard[n_hard++] = g;
             continue;
         }
         for (int k = lo; k < hi; k++)
-            force(t, cov, hue, members[k], -1);
+            force(t, cov, hue, groups.at[k], -1);
         while (progress && back < hi - lo) {
             progress = 0;
             for (int k = lo; k < hi; k++) {
-                int o = members[k];
+                int o = groups.at[k];
                 if (!mark[o] && implied(t, cov, hue, o)) {
                     force(t, cov, hue, o, 1);
                     mark[o] = progress = 1;
@@ -2577,7 +2701,7 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
             }
         }
         for (int k = lo; k < hi; k++) {
-            int o = members[k];
+            int o = groups.at[k];
             if (back == hi - lo) {          /* all put back: the group goes */
                 force(t, cov, hue, o, -1);
                 state[o] = DROPPED;
@@ -2589,39 +2713,28 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
         if (back < hi - lo)
             hard[n_hard++] = g;
     }
-    /* each other group, searched: one option alone goes when no solution avoids it
-       (a second solution without it cannot have it); several go when the options
-       left have one solution */
-    for (int h = 0; h < n_hard && !interrupted && !broken; h++) {
-        int g = hard[h], lo = gstart[g], hi = gstart[g + 1];
-        m = kept_but(t, opts, n, state, group_of, g, place);
-        if (hi - lo == 1)
-            exclude(r, members[lo]);
-        placed = place_forced(r, place, m);
-        why = R_DONE;
-        found = 0;
-        if (placed == PLACED) {
-            why = search_placed(r, hi - lo == 1 ? 1 : 2, max_nodes, 0.0, on_main, &ts, &late,
-                                &interrupted);
-            found = r->solutions;
-            nodes += r->nodes;
-        }
-        else
-            nodes += placed == DEAD;
-        run_reset(r);
+    /* each other group, unless an unavoidable set keeps it, is searched: one option
+       goes when no solution avoids it (a second solution without it cannot have
+       it); several go when the options left have one solution */
+    for (int h = 0; h < n_hard && !interrupted && why != R_BROKEN; h++) {
+        int g = hard[h], single = groups.start[g + 1] - groups.start[g] == 1;
+        if (unavoidable(&u, of_at, sets_of, &groups, g, state, group_of))
+            continue;
+        found = search_without(r, &groups, g, opts, n, state, group_of, place,
+                               single ? 1 : 2, max_nodes, on_main, &ts, &why, &interrupted,
+                               &nodes);
         searches++;
-        broken = why == R_BROKEN;
         if (why == R_BUDGET)
             unknown++;
-        else if (!interrupted && found == (hi - lo == 1 ? 0 : 1))
-            for (int k = lo; k < hi; k++)
-                state[members[k]] = DROPPED;
+        else if (!interrupted && found == (single ? 0 : 1))
+            for (int k = groups.start[g]; k < groups.start[g + 1]; k++)
+                state[groups.at[k]] = DROPPED;
     }
 searched:
     PyEval_RestoreThread(ts);
     if (interrupted)
         goto done;
-    if (broken) {
+    if (why == R_BROKEN) {
         PyErr_SetString(PyExc_RuntimeError, "dlx._core: inconsistent links (a bug)");
         goto done;
     }
@@ -2639,19 +2752,20 @@ searched:
         }
         Py_DECREF(o);
     }
-    result = Py_BuildValue("(iLNLLL)", status, found, kept, searches, nodes, unknown);
+    result = Py_BuildValue("(iLNLLL)", status, counted, kept, searches, nodes, unknown);
 done:
-    Py_XDECREF(groups);
-    PyMem_Free(opts);
+    free_sets(&forced);
+    free_sets(&groups);
+    free_sets(&u);
     PyMem_Free(state);
     PyMem_Free(group_of);
     PyMem_Free(cov);
     PyMem_Free(hue);
     PyMem_Free(place);
-    PyMem_Free(members);
-    PyMem_Free(gstart);
     PyMem_Free(hard);
     PyMem_Free(mark);
+    PyMem_Free(of_at);
+    PyMem_Free(sets_of);
     PyMem_Free(r->block);
     return result;
 }
@@ -2684,10 +2798,11 @@ static PyMethodDef Table_methods[] = {
      "budget ran out) or 3 (the batch's time, timeout seconds, ran out: this set was\n"
      "stopped or not searched), seconds the time it took."},
     {"minimize", (PyCFunction)(void (*)(void))Table_minimize, METH_VARARGS | METH_KEYWORDS,
-     "minimize(forced, groups, max_nodes=-1)\n"
+     "minimize(forced, groups, max_nodes=-1, unavoidable=())\n"
      "    -> (status, found, kept, searches, nodes, unknown)\n\n"
      "Drop each group of forced options (option indices) whose removal leaves exactly\n"
-     "one solution (dlx.minimal.minimize, the reference).  status 0: done; 1: the\n"
+     "one solution (dlx.minimal.minimize, the reference); a group that would leave an\n"
+     "unavoidable set without a kept option stays, unsearched.  status 0: done; 1: the\n"
      "forced options have `found` solutions, not one (nothing dropped); 2: that check\n"
      "ran out of max_nodes.  kept: the forced options left, in order."},
     {NULL},

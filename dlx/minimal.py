@@ -24,6 +24,10 @@ counts).  Two facts make it cheap:
   the solutions are unchanged.  Taking options away never makes an option
   implied, so a group that fails this once is left to phase 2.  (In a Sudoku:
   naked and hidden singles.)  Not used under bounds (Algorithm M).
+* **Unavoidable sets**, when the caller knows some: sets of options of the
+  solution that another solution replaces, keeping the rest (a Sudoku's
+  unavoidable sets, a Latin square's trades).  A puzzle keeps an option of
+  each, so a group that would leave one without stays, with no search.
 * **Search** (phase 2), each remaining group in order, against the puzzle as it
   is then.  A single option ``o`` goes when no solution of the other forced
   options avoids it: search them with ``o`` excluded from the problem, to a
@@ -148,7 +152,8 @@ class _Forced:
 
 
 def minimize(links: Links, forced: Sequence[int], groups: Sequence[Sequence[int]],
-             search: Search) -> tuple[int, int, list[int], int, int, int]:
+             search: Search, unavoidable: Sequence[Sequence[int]] = ()
+             ) -> tuple[int, int, list[int], int, int, int]:
     """The reference of ``Table.minimize``: ``(status, found, kept, searches, nodes,
     unknown)``.  ``links`` is the problem's table as laid out (it is only read);
     ``search`` runs one search (see :data:`Search`)."""
@@ -188,10 +193,18 @@ def minimize(links: Links, forced: Sequence[int], groups: Sequence[Sequence[int]
             for o in group:
                 state.remove(o)
                 del kept[o]
-    # Phase 2: each other group, searched against the puzzle as it is now.
+    # Phase 2: each other group, against the puzzle as it is now: it stays when an
+    # unavoidable set that meets it keeps no option outside it, else it is searched.
+    sets_of: dict[int, list[Sequence[int]]] = {}
+    for s in unavoidable:
+        for o in s:
+            sets_of.setdefault(o, []).append(s)
     unknown = 0
     for group in hard:
         rest = [o for o in kept if o not in group]
+        left = set(rest)
+        if any(not any(x in left for x in s) for o in group for s in sets_of.get(o, ())):
+            continue
         if len(group) == 1:
             found, n, out = search(rest, 1, group[0])
             unique = found == 0

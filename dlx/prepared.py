@@ -200,6 +200,7 @@ class Prepared:
 
     def minimize(self, forced: Iterable[Hashable], *,
                  groups: Iterable[Iterable[Hashable]] | None = None,
+                 unavoidable: Iterable[Iterable[Hashable]] = (),
                  max_nodes: int | None = None, indices: bool = False) -> Minimized:
         """Drop forced options while the problem under the rest has exactly one solution.
 
@@ -212,6 +213,13 @@ class Prepared:
         puzzles.  ``max_nodes`` is a node budget per search: a group whose search
         runs out stays (:attr:`Minimized.unknown` counts them).  With
         ``indices=True``, options are option indices (see :attr:`labels`).
+
+        ``unavoidable`` sets spare searches: each is a set of options of the one
+        solution that another solution replaces, keeping all its other options (a
+        Sudoku's unavoidable sets, a Latin square's trades).  A puzzle keeps an
+        option of each, so a group whose removal would leave one of them with none
+        stays, unsearched.  They are trusted, not checked: a set that is not
+        unavoidable can keep a group that could go (the puzzle is still unique).
 
         Raises ExactCoverError when ``forced`` does not have exactly one solution
         (or a group is empty, or holds an option that is not forced or already in
@@ -230,21 +238,25 @@ class Prepared:
         links = self._links
         labels = self.labels
         on_core = self._on_core()
-        checked: Sequence[Sequence[int]]
+        checked: Sequence[Sequence[int]] | None         # None: each forced option alone
+        sets: Sequence[Sequence[int]]
         if indices and on_core:             # the core checks indices and groups itself
             options = cast("list[int]", forced if isinstance(forced, list) else list(forced))
-            checked = [(o,) for o in options] if groups is None else \
-                cast("list[list[int]]", groups if isinstance(groups, list) else list(groups))
+            checked = cast("list[list[int]] | None", groups if groups is None
+                           or isinstance(groups, list) else list(groups))
+            sets = cast("list[list[int]]", unavoidable if isinstance(unavoidable, list)
+                        else list(unavoidable))
         else:
             read = self._indices if indices else links.forced_options
             options = read(forced)
             checked = minimal.check_groups(
                 options, None if groups is None else [read(g) for g in groups],
                 labels.__getitem__)
+            sets = [read(u) for u in unavoidable]
         if on_core:
             try:
                 status, found, kept, searches, nodes, unknown = _engine.table(links).minimize(
-                    options, checked, -1 if max_nodes is None else max_nodes)
+                    options, checked, -1 if max_nodes is None else max_nodes, sets)
             except (TypeError, ValueError) as e:        # a bad option index or group
                 raise ExactCoverError(str(e)) from None
         else:
@@ -254,7 +266,7 @@ class Prepared:
                 return a.found, a.nodes, a.out_of_budget
 
             status, found, kept, searches, nodes, unknown = minimal.minimize(
-                links, options, checked, search)
+                links, options, checked or [], search, sets)
         if status == minimal.BUDGET:
             raise BudgetExceeded(max_nodes or 0, None)
         if status == minimal.NOT_ONE:

@@ -150,9 +150,15 @@ def puzzles(draw, strategy):
     p = draw(strategy)
     sols = sorted((sorted(s) for s in brute_force(p)), key=lambda s: (len(s), s))
     assume(sols)
-    forced = draw(st.permutations(draw(st.sampled_from(sols))))
+    solution = draw(st.sampled_from(sols))
+    forced = draw(st.permutations(solution))
+    # unavoidable sets: what another solution replaces of this one (and sets holding it)
+    others = [sorted(set(solution) - set(t)) for t in sols if set(t) != set(solution)]
+    unavoidable = [sorted(set(d) | set(draw(st.lists(st.sampled_from(solution), max_size=2))))
+                   for d in draw(st.lists(st.sampled_from(others), max_size=4))
+                   if d] if others else []
     if draw(st.booleans()):
-        return p, forced, None
+        return p, forced, None, unavoidable
     grouped = draw(st.permutations(draw(st.lists(st.sampled_from(forced), unique=True)
                                         if forced else st.just([]))))
     groups, at = [], 0
@@ -160,7 +166,7 @@ def puzzles(draw, strategy):
         size = draw(st.integers(1, 3))
         groups.append(grouped[at:at + size])
         at += size
-    return p, forced, groups
+    return p, forced, groups, unavoidable
 
 
 @given(st.one_of(puzzles(problems()), puzzles(colored_problems()),
@@ -170,8 +176,9 @@ def test_minimize_leaves_one_solution_and_drops_every_group_it_can(case, max_nod
     """Against every solution (brute force): the options kept have exactly one solution;
     a group dropped is gone whole, an option in no group stays; and every group kept
     (unless its search ran out of budget) would let a second solution in.  Both engines
-    keep the same options with the same searches and nodes."""
-    p, forced, groups = case
+    keep the same options with the same searches and nodes; unavoidable sets (true ones)
+    change the searches, never what is kept."""
+    p, forced, groups, unavoidable = case
     sols = brute_force(p)
 
     def solutions_with(given):
@@ -182,7 +189,8 @@ def test_minimize_leaves_one_solution_and_drops_every_group_it_can(case, max_nod
         prepared = dlx.Prepared(p, engine=e)
         before = prepared._links.snapshot()
         try:
-            outcomes.append(prepared.minimize(forced, groups=groups, max_nodes=max_nodes))
+            outcomes.append(prepared.minimize(forced, groups=groups, max_nodes=max_nodes,
+                                              unavoidable=unavoidable))
         except dlx.BudgetExceeded:
             outcomes.append("budget")
         except dlx.ExactCoverError as error:
@@ -209,6 +217,8 @@ def test_minimize_leaves_one_solution_and_drops_every_group_it_can(case, max_nod
     assert len(needed) - len(proven) <= m.unknown
     if max_nodes is None:
         assert m.unknown == 0
+        plain = dlx.Prepared(p).minimize(forced, groups=groups)
+        assert plain.kept == m.kept and plain.searches >= m.searches
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -306,7 +306,6 @@ class _LinePair(NamedTuple):
     digits_two: itemgetter[Any]
     one: tuple[int, ...]
     two: tuple[int, ...]
-    bits: tuple[int, ...]             # the bitset of the two cells at each crossing
     uneven: tuple[int, ...]
 
 
@@ -352,10 +351,8 @@ class _LinePairs:
                                    if any((one[j] in lay.unit_sets[k])
                                           != (two[j] in lay.unit_sets[k]) for j in range(n)))
                     if len(uneven) <= 2:
-                        self.pairs.append(_LinePair(
-                            itemgetter(*one), itemgetter(*two), one, two,
-                            tuple(1 << x | 1 << y for x, y in zip(one, two, strict=True)),
-                            uneven))
+                        self.pairs.append(_LinePair(itemgetter(*one), itemgetter(*two), one,
+                                                    two, uneven))
 
 
 @lru_cache(maxsize=64)
@@ -363,46 +360,55 @@ def _line_pairs(shape: Shape) -> _LinePairs:
     return _LinePairs(layout(shape))
 
 
-def _unavoidable_sets(shape: Shape, solution: Sequence[int]) -> list[list[int]]:
-    """For each cell, the unavoidable sets of ``solution`` (bitsets of cells) holding it,
-    from the digit swaps between two lines (see :class:`_LinePairs`)."""
+def _cycles(shape: Shape, solution: Sequence[int], name: Sequence[int] | None = None
+            ) -> list[list[int]]:
+    """The unavoidable sets of ``solution`` from the digit swaps between two lines (see
+    :class:`_LinePairs`): the cells of each cycle (both lines' cells on its crossings),
+    or with ``name``, ``name[cell]`` for each."""
     lay = layout(shape)
     n = lay.n
-    out: list[list[int]] = [[] for _ in range(n * n)]
+    out: list[list[int]] = []
+    name = range(n * n) if name is None else name
     column = [0] * (n + 1)                  # digit -> its crossing on the first line
     crossings = range(n)
-    for get_one, get_two, one, two, bits, uneven in _line_pairs(shape).pairs:
+    for get_one, get_two, one, two, uneven in _line_pairs(shape).pairs:
         for j, x in enumerate(get_one(solution)):
             column[x] = j
         # the digit below crossing j is on the first line at crossing step[j]
         step = [column[y] for y in get_two(solution)]
-        seen = 0
         for j in crossings:
-            if seen >> j & 1:
+            k = step[j]
+            if k < 0:                               # on a cycle already
                 continue
-            cycle, on = 0, []
-            while not seen >> j & 1:
-                seen |= 1 << j
-                cycle |= bits[j]
-                on.append(j)
-                j = step[j]
+            on = [j]
+            step[j] = -1
+            while k != j:
+                on.append(k)
+                step[k], k = -1, step[k]
             if len(on) == n:                        # both whole lines: too big to help
                 break
-            if uneven and not _swap_keeps(lay, solution, [(one[j], two[j]) for j in on],
-                                          uneven, cycle):
+            if uneven and not _swap_keeps(lay, solution, [(one[i], two[i]) for i in on],
+                                          uneven):
                 continue
-            for j in on:
-                out[one[j]].append(cycle)
-                out[two[j]].append(cycle)
+            out.append([name[one[i]] for i in on] + [name[two[i]] for i in on])
+    return out
+
+
+def _unavoidable_sets(shape: Shape, solution: Sequence[int]) -> list[list[int]]:
+    """For each cell, the unavoidable sets of ``solution`` (bitsets of cells) holding it
+    (:func:`_cycles`)."""
+    out: list[list[int]] = [[] for _ in range(shape.size ** 2)]
+    for cells in _cycles(shape, solution):
+        bits = sum(1 << i for i in cells)
+        for i in cells:
+            out[i].append(bits)
     return out
 
 
 def _swap_keeps(lay: Layout, solution: Sequence[int], pairs: list[tuple[int, int]],
-                uneven: tuple[int, ...], cycle: int) -> bool:
+                uneven: tuple[int, ...]) -> bool:
     """Whether each unit of ``uneven`` keeps its digits when the cells of each pair swap."""
     for k in uneven:
-        if not cycle & lay.unit_board[k]:
-            continue
         inside = lay.unit_sets[k]
         before: list[int] = []
         after: list[int] = []
@@ -658,16 +664,22 @@ class _Reducer:
             self.kept = [o for o, v in zip(self.option, self.values, strict=True) if v]
 
 
-def _minimal(shape: Shape, values: Sequence[int], order: Sequence[tuple[int, ...]],
-             max_nodes: int | None) -> list[int]:
-    """The givens of the unique puzzle ``values`` left when each orbit of ``order`` (its
-    cells all given) goes in turn if the puzzle stays unique: :meth:`dlx.Prepared.minimize`
-    on the shape's full matrix, the givens as forced options."""
+def _minimal(shape: Shape, values: Sequence[int], solution: Sequence[int],
+             order: Sequence[tuple[int, ...]], max_nodes: int | None) -> list[int]:
+    """The givens of the unique puzzle ``values`` (its ``solution``) left when each
+    orbit of ``order`` (its cells all given) goes in turn if the puzzle stays unique:
+    :meth:`dlx.Prepared.minimize` on the shape's full matrix, the givens as forced
+    options, the cycles of the solution (:func:`_cycles`) as unavoidable sets."""
     ix = indices(shape)
-    of = ix.of
-    groups = [[of[i][values[i]] for i in orbit] for orbit in order]
-    kept = prepared(shape).minimize(ix.forced(values), groups=groups, max_nodes=max_nodes,
-                                    indices=True).kept
+    option = ix.forced(solution)        # each cell's option in the solution
+    unavoidable = _cycles(shape, solution, option)
+    if all(len(orbit) == 1 for orbit in order):     # the givens in order, each alone
+        forced, groups = [option[i] for (i,) in order], None
+    else:
+        forced = [option[i] for i, v in enumerate(values) if v]
+        groups = [[option[i] for i in orbit] for orbit in order]
+    kept = prepared(shape).minimize(forced, groups=groups, unavoidable=unavoidable,
+                                    max_nodes=max_nodes, indices=True).kept
     out = [0] * len(values)
     for k in cast("tuple[int, ...]", kept):
         out[ix.cell[k]] = ix.digit[k]
@@ -744,7 +756,7 @@ class _Plan:
             key = rng.random
             order = sorted(self.groups, key=lambda _: key())     # a random order
             if self.minimal:
-                values = _minimal(shape, solution, order, self.budget)
+                values = _minimal(shape, solution, solution, order, self.budget)
             else:
                 reducer = _Reducer(shape, solution, solution, self.budget)
                 yield from reducer.reduce(order, givens)
@@ -951,11 +963,12 @@ def minimize(puzzle: PuzzleLike, *, seed: int | None = None, symmetry: str | Non
     (4, True, 1)
     """
     g = as_grid(puzzle, box, shape)
-    unique_solution(g, "minimize")
+    solution = unique_solution(g, "minimize")
     present = [tuple(i for i in o if g.values[i]) for o in orbits(g.size, symmetry)]
     order = [o for o in present if o]
     random.Random(seed).shuffle(order)
-    return Grid(_minimal(g.shape, g.values, order, _budget(max_nodes, g.size)), shape=g.shape)
+    return Grid(_minimal(g.shape, g.values, solution.values, order,
+                         _budget(max_nodes, g.size)), shape=g.shape)
 
 
 def is_minimal(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
