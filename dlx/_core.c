@@ -2575,6 +2575,155 @@ search_without(Run *r, const Sets *groups, int g, const int *opts, int n, const 
     return found;
 }
 
+/* ----- phase 2 without re-placing: the forced options of the checks, divided and
+   conquered.  Check j (of hard group j) searches under the kept options of no group,
+   the hard groups before j that stayed, and every hard group after j.  Going through
+   the checks in order, solve(a, b) is entered with those of the groups before a that
+   stayed and of the groups from b on in place: it places the groups [mid, b) for the
+   first half, takes them away again (in reverse: dancing links undo in reverse), and
+   places those of [a, mid) that stayed for the second half.  Each group is placed
+   about log2(checks) times in all, instead of once per check.  A search that stops
+   early leaves the links changed: they are copied back from a snapshot. */
+
+/* Place option o as X5 would (cover its first primary item, commit the others). */
+static void
+place_option(Run *r, int o)
+{
+    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
+    const char *nd = (const char *)r->nd;
+    const int colored = r->t->colored, f = OFF(r->t->first[o]);
+    cover(&c, IDX(AT(nd, f)->t), colored);
+    for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
+        commit(&c, q, colored);
+    r->zeros = c.zeros;
+    r->level++;
+}
+
+/* Exactly undo place_option(r, o). */
+static void
+unplace_option(Run *r, int o)
+{
+    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
+    const char *nd = (const char *)r->nd;
+    const int colored = r->t->colored, f = OFF(r->t->first[o]);
+    for (int q = prev_node(nd, f); q != f; q = prev_node(nd, q))
+        uncommit(&c, q, colored);
+    uncover(&c, IDX(AT(nd, f)->t), colored);
+    r->zeros = c.zeros;
+    r->level--;
+}
+
+/* Put back option o after exclude(r, o), in reverse. */
+static void
+unexclude(Run *r, int o)
+{
+    char *nd = (char *)r->nd;
+    int lo, hi;
+    option_span(r->t, o, &lo, &hi);
+    for (int p = hi - 1; p >= lo; p--) {
+        Node *n = AT(nd, OFF(p));
+        AT(nd, n->u)->d = OFF(p);
+        AT(nd, n->d)->u = OFF(p);
+        r->zeros -= LEN_OF(nd, n->t)++ == 0;
+    }
+}
+
+typedef struct {
+    Run *r;
+    const Sets *groups, *u;
+    const int *of_at, *sets_of, *hard, *group_of;
+    int *state;
+    char *snap;                 /* the links before a check's search */
+    size_t snap_nodes, snap_items;
+    long long max_nodes, searches, nodes, unknown;
+    int on_main, interrupted, broken;
+    PyThreadState *ts;
+} Pass;
+
+/* Place (undo 0) or take away (undo 1, in reverse) the options of the hard groups
+   hard[a..b), all of them (stayed 0) or those that stayed (stayed 1). */
+static void
+place_groups(Pass *p, int a, int b, int stayed, int undo)
+{
+    const Sets *gs = p->groups;
+    if (p->broken)
+        return;
+    for (int j = undo ? b - 1 : a; undo ? j >= a : j < b; j += undo ? -1 : 1) {
+        int g = p->hard[j], lo = gs->start[g], hi = gs->start[g + 1];
+        if (stayed && p->state[gs->at[lo]] != KEPT)
+            continue;
+        for (int k = undo ? hi - 1 : lo; undo ? k >= lo : k < hi; k += undo ? -1 : 1) {
+            if (undo)
+                unplace_option(p->r, gs->at[k]);
+            else
+                place_option(p->r, gs->at[k]);
+        }
+    }
+}
+
+/* Check hard group j against the options in place. */
+static void
+check(Pass *p, int j)
+{
+    Run *r = p->r;
+    const TableObject *t = r->t;
+    const Sets *gs = p->groups;
+    int g = p->hard[j], lo = gs->start[g], single = gs->start[g + 1] - lo == 1;
+    if (unavoidable(p->u, p->of_at, p->sets_of, gs, g, p->state, p->group_of))
+        return;
+    int level = r->level, zeros = r->zeros, late = 0;
+    memcpy(p->snap, r->nd, p->snap_nodes);
+    memcpy(p->snap + p->snap_nodes, r->LL, p->snap_items);
+    memcpy(p->snap + p->snap_nodes + p->snap_items, r->RL, p->snap_items);
+    if (t->colored)
+        memcpy(p->snap + p->snap_nodes + 2 * p->snap_items, r->COL, (size_t)t->M * sizeof(int));
+    if (single)
+        exclude(r, gs->at[lo]);
+    r->updates = 0;
+    int why = search_placed(r, single ? 1 : 2, p->max_nodes, 0.0, p->on_main, &p->ts, &late,
+                            &p->interrupted);
+    long long found = r->solutions;
+    p->nodes += r->nodes;
+    p->searches++;
+    p->broken = why == R_BROKEN;
+    if (why == R_DONE && single)            /* the search undid itself */
+        unexclude(r, gs->at[lo]);
+    else if (why != R_DONE) {               /* it stopped early: copy the links back */
+        memcpy(r->nd, p->snap, p->snap_nodes);
+        memcpy(r->LL, p->snap + p->snap_nodes, p->snap_items);
+        memcpy(r->RL, p->snap + p->snap_nodes + p->snap_items, p->snap_items);
+        if (t->colored)
+            memcpy(r->COL, p->snap + p->snap_nodes + 2 * p->snap_items,
+                   (size_t)t->M * sizeof(int));
+    }
+    r->level = level;
+    r->zeros = zeros;
+    if (why == R_BUDGET)
+        p->unknown++;
+    else if (!p->interrupted && found == (single ? 0 : 1))
+        for (int k = lo; k < gs->start[g + 1]; k++)
+            p->state[gs->at[k]] = DROPPED;
+}
+
+/* Check the hard groups a..b in order (see above). */
+static void
+solve(Pass *p, int a, int b)
+{
+    if (p->interrupted || p->broken)
+        return;
+    if (b - a == 1) {
+        check(p, a);
+        return;
+    }
+    int mid = a + (b - a) / 2;
+    place_groups(p, mid, b, 0, 0);
+    solve(p, a, mid);
+    place_groups(p, mid, b, 0, 1);
+    place_groups(p, a, mid, 1, 0);
+    solve(p, mid, b);
+    place_groups(p, a, mid, 1, 1);
+}
+
 /* Table.minimize(forced, groups, max_nodes=-1, unavoidable=())
        -> (status, found, kept, searches, nodes, unknown) */
 static PyObject *
@@ -2590,6 +2739,7 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     Sets forced = {NULL, NULL, 0}, groups = {NULL, NULL, 0}, u = {NULL, NULL, 0};
     int *state = NULL, *group_of = NULL, *cov = NULL, *hue = NULL, *place = NULL;
     int *hard = NULL, *mark = NULL, *of_at = NULL, *sets_of = NULL;
+    char *snap = NULL;
     Run run, *r = &run;
     r->block = NULL;
     PyObject *one = PyTuple_Pack(1, forced_seq);
@@ -2613,9 +2763,11 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     hard = (int *)PyMem_Malloc(((size_t)groups.count + 1) * sizeof(int));
     mark = (int *)PyMem_Calloc((size_t)n_opt + 1, sizeof(int));
     of_at = (int *)PyMem_Calloc((size_t)n_opt + 2, sizeof(int));
+    snap = (char *)PyMem_Malloc((size_t)t->M * (sizeof(Node) + sizeof(int))
+                                + 2 * ((size_t)t->N + 2) * sizeof(int));
     sets_of = (int *)PyMem_Malloc(((size_t)(u.count ? u.start[u.count] : 0) + 1) * sizeof(int));
     if (state == NULL || group_of == NULL || cov == NULL || hue == NULL || place == NULL
-        || hard == NULL || mark == NULL || of_at == NULL || sets_of == NULL
+        || hard == NULL || mark == NULL || of_at == NULL || sets_of == NULL || snap == NULL
         || run_alloc(r, t) < 0) {
         PyErr_NoMemory();
         goto done;
@@ -2716,6 +2868,24 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     /* each other group, unless an unavoidable set keeps it, is searched: one option
        goes when no solution avoids it (a second solution without it cannot have
        it); several go when the options left have one solution */
+    if (!t->multi) {
+        Pass pass = {r, &groups, &u, of_at, sets_of, hard, group_of, state, snap,
+                     (size_t)t->M * sizeof(Node), ((size_t)t->N + 2) * sizeof(int),
+                     max_nodes, searches, nodes, 0, on_main, 0, 0, ts};
+        for (int k = 0; k < n; k++)
+            if (group_of[opts[k]] < 0)
+                place_option(r, opts[k]);
+        if (n_hard)
+            solve(&pass, 0, n_hard);
+        searches = pass.searches;
+        nodes = pass.nodes;
+        unknown = pass.unknown;
+        interrupted = pass.interrupted;
+        why = pass.broken ? R_BROKEN : R_DONE;
+        ts = pass.ts;
+        goto searched;
+    }
+    /* (under bounds, each check places its forced options afresh) */
     for (int h = 0; h < n_hard && !interrupted && why != R_BROKEN; h++) {
         int g = hard[h], single = groups.start[g + 1] - groups.start[g] == 1;
         if (unavoidable(&u, of_at, sets_of, &groups, g, state, group_of))
@@ -2766,6 +2936,7 @@ done:
     PyMem_Free(mark);
     PyMem_Free(of_at);
     PyMem_Free(sets_of);
+    PyMem_Free(snap);
     PyMem_Free(r->block);
     return result;
 }

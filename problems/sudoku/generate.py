@@ -753,8 +753,9 @@ class _Plan:
         fewest = shape.size ** 2
         for _ in range(self.tries):
             solution = yield from _random_solution(shape, rng)
-            key = rng.random
-            order = sorted(self.groups, key=lambda _: key())     # a random order
+            groups, key = self.groups, rng.random
+            keys = [key() for _ in groups]                       # a random order
+            order = [groups[k] for k in sorted(range(len(groups)), key=keys.__getitem__)]
             if self.minimal:
                 values = _minimal(shape, solution, solution, order, self.budget)
             else:
