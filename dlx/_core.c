@@ -2582,8 +2582,9 @@ search_without(Run *r, const Sets *groups, int g, const int *opts, int n, const 
    stayed and of the groups from b on in place: it places the groups [mid, b) for the
    first half, takes them away again (in reverse: dancing links undo in reverse), and
    places those of [a, mid) that stayed for the second half.  Each group is placed
-   about log2(checks) times in all, instead of once per check.  A search that stops
-   early leaves the links changed: they are copied back from a snapshot. */
+   about log2(checks) times in all, instead of once per check.  A search that ends
+   has undone itself; one that stops early (at the solution it looked for) is
+   unwound, level by level. */
 
 /* Place option o as X5 would (cover its first primary item, commit the others). */
 static void
@@ -2613,6 +2614,24 @@ unplace_option(Run *r, int o)
     r->level--;
 }
 
+/* Undo what a search that stopped early (at a solution, or out of budget at X5 with
+   the item of its level covered) did below its root, level by level (X6, X7). */
+static void
+unwind(Run *r, int why)
+{
+    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->t->W, r->zeros};
+    const char *nd = (const char *)r->nd;
+    const int colored = r->t->colored;
+    if (why == R_BUDGET)
+        uncover(&c, r->i, colored);
+    while (r->level > r->base) {
+        int xl = r->x[--r->level];
+        uncommit_option(&c, xl, colored);
+        uncover(&c, IDX(AT(nd, xl)->t), colored);
+    }
+    r->zeros = c.zeros;
+}
+
 /* Put back option o after exclude(r, o), in reverse. */
 static void
 unexclude(Run *r, int o)
@@ -2633,8 +2652,6 @@ typedef struct {
     const Sets *groups, *u;
     const int *of_at, *sets_of, *hard, *group_of;
     int *state;
-    char *snap;                 /* the links before a check's search */
-    size_t snap_nodes, snap_items;
     long long max_nodes, searches, nodes, unknown;
     int on_main, interrupted, broken;
     PyThreadState *ts;
@@ -2646,7 +2663,7 @@ static void
 place_groups(Pass *p, int a, int b, int stayed, int undo)
 {
     const Sets *gs = p->groups;
-    if (p->broken)
+    if (p->broken || p->interrupted)    /* stopped: the links are given up */
         return;
     for (int j = undo ? b - 1 : a; undo ? j >= a : j < b; j += undo ? -1 : 1) {
         int g = p->hard[j], lo = gs->start[g], hi = gs->start[g + 1];
@@ -2666,17 +2683,11 @@ static void
 check(Pass *p, int j)
 {
     Run *r = p->r;
-    const TableObject *t = r->t;
     const Sets *gs = p->groups;
     int g = p->hard[j], lo = gs->start[g], single = gs->start[g + 1] - lo == 1;
     if (unavoidable(p->u, p->of_at, p->sets_of, gs, g, p->state, p->group_of))
         return;
-    int level = r->level, zeros = r->zeros, late = 0;
-    memcpy(p->snap, r->nd, p->snap_nodes);
-    memcpy(p->snap + p->snap_nodes, r->LL, p->snap_items);
-    memcpy(p->snap + p->snap_nodes + p->snap_items, r->RL, p->snap_items);
-    if (t->colored)
-        memcpy(p->snap + p->snap_nodes + 2 * p->snap_items, r->COL, (size_t)t->M * sizeof(int));
+    int late = 0;
     if (single)
         exclude(r, gs->at[lo]);
     r->updates = 0;
@@ -2686,18 +2697,10 @@ check(Pass *p, int j)
     p->nodes += r->nodes;
     p->searches++;
     p->broken = why == R_BROKEN;
-    if (why == R_DONE && single)            /* the search undid itself */
+    if (why == R_SOLUTION || why == R_BUDGET)   /* it stopped early: back to its root */
+        unwind(r, why);
+    if (single && why != R_BROKEN && !p->interrupted)
         unexclude(r, gs->at[lo]);
-    else if (why != R_DONE) {               /* it stopped early: copy the links back */
-        memcpy(r->nd, p->snap, p->snap_nodes);
-        memcpy(r->LL, p->snap + p->snap_nodes, p->snap_items);
-        memcpy(r->RL, p->snap + p->snap_nodes + p->snap_items, p->snap_items);
-        if (t->colored)
-            memcpy(r->COL, p->snap + p->snap_nodes + 2 * p->snap_items,
-                   (size_t)t->M * sizeof(int));
-    }
-    r->level = level;
-    r->zeros = zeros;
     if (why == R_BUDGET)
         p->unknown++;
     else if (!p->interrupted && found == (single ? 0 : 1))
@@ -2739,7 +2742,6 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     Sets forced = {NULL, NULL, 0}, groups = {NULL, NULL, 0}, u = {NULL, NULL, 0};
     int *state = NULL, *group_of = NULL, *cov = NULL, *hue = NULL, *place = NULL;
     int *hard = NULL, *mark = NULL, *of_at = NULL, *sets_of = NULL;
-    char *snap = NULL;
     Run run, *r = &run;
     r->block = NULL;
     PyObject *one = PyTuple_Pack(1, forced_seq);
@@ -2763,11 +2765,9 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     hard = (int *)PyMem_Malloc(((size_t)groups.count + 1) * sizeof(int));
     mark = (int *)PyMem_Calloc((size_t)n_opt + 1, sizeof(int));
     of_at = (int *)PyMem_Calloc((size_t)n_opt + 2, sizeof(int));
-    snap = (char *)PyMem_Malloc((size_t)t->M * (sizeof(Node) + sizeof(int))
-                                + 2 * ((size_t)t->N + 2) * sizeof(int));
     sets_of = (int *)PyMem_Malloc(((size_t)(u.count ? u.start[u.count] : 0) + 1) * sizeof(int));
     if (state == NULL || group_of == NULL || cov == NULL || hue == NULL || place == NULL
-        || hard == NULL || mark == NULL || of_at == NULL || sets_of == NULL || snap == NULL
+        || hard == NULL || mark == NULL || of_at == NULL || sets_of == NULL
         || run_alloc(r, t) < 0) {
         PyErr_NoMemory();
         goto done;
@@ -2869,9 +2869,8 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
        goes when no solution avoids it (a second solution without it cannot have
        it); several go when the options left have one solution */
     if (!t->multi) {
-        Pass pass = {r, &groups, &u, of_at, sets_of, hard, group_of, state, snap,
-                     (size_t)t->M * sizeof(Node), ((size_t)t->N + 2) * sizeof(int),
-                     max_nodes, searches, nodes, 0, on_main, 0, 0, ts};
+        Pass pass = {r, &groups, &u, of_at, sets_of, hard, group_of, state, max_nodes,
+                     searches, nodes, 0, on_main, 0, 0, ts};
         for (int k = 0; k < n; k++)
             if (group_of[opts[k]] < 0)
                 place_option(r, opts[k]);
@@ -2936,7 +2935,6 @@ done:
     PyMem_Free(mark);
     PyMem_Free(of_at);
     PyMem_Free(sets_of);
-    PyMem_Free(snap);
     PyMem_Free(r->block);
     return result;
 }

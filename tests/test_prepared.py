@@ -10,7 +10,7 @@ import threading
 
 import pytest
 from conftest import BUDGET, bounded_problems, colored_problems, problems
-from helpers import brute_force, queens
+from helpers import brute_force, queens, run_and_interrupt
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -264,3 +264,21 @@ def test_minimize_takes_option_indices(engine):
     by_index = p.minimize([index[o] for o in sol], indices=True)
     assert by_index.kept == tuple(index[o] for o in by_label.kept)
     assert by_index[1:] == by_label[1:]
+
+
+@pytest.mark.skipif(not engines.available(), reason="the C core is not built")
+def test_ctrl_c_stops_a_long_minimize_in_the_core():
+    """A 25x25 puzzle with no node budget takes minutes: Ctrl-C stops it within a check
+    point, and the core is usable afterwards."""
+    code = """
+from problems import sudoku
+print("ready", flush=True)
+try:
+    sudoku.generate(box=(5, 5), seed=3, max_nodes=None)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", sudoku.count(sudoku.generate(box=(2, 2), seed=1), limit=2))
+"""
+    code_, out, err, seconds = run_and_interrupt(code, after=1.5)
+    assert "interrupted 1" in out, (out, err)
+    assert seconds < 10
