@@ -6,7 +6,8 @@
 Tasks (puzzles per second; medians of interleaved rounds, see harness.py):
 
 * ``minimal``: our minimal unique puzzles, ``generate_many(N, seed=S)`` (puzzles made side by
-  side, their searches batched; the same puzzles as ``generate(seed=S + k)``),
+  side, the searches for their full grids batched, each one's uniqueness checks one
+  ``dlx.Prepared.minimize`` call; the same puzzles as ``generate(seed=S + k)``),
   ``generate(seed=s)`` one at a time, and ``generate_many`` on a ``ProcessPoolExecutor`` with
   a worker per core (the pool started and warmed up outside the clock; its CPU time column
   counts only this process); py-sudoku 2.0's generator,

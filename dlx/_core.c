@@ -2408,7 +2408,8 @@ implied(const TableObject *t, const int *cov, const int *hue, int o)
     return 0;
 }
 
-/* Take option o out of its items' lists before a search (run_reset puts it back). */
+/* Take option o out of its items' lists before a search (unexclude or run_reset puts
+   it back). */
 static void
 exclude(Run *r, int o)
 {
