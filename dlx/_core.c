@@ -1448,40 +1448,97 @@ options_of(const Run *r, const int *xs, int n, PyObject *labels)
     return out;
 }
 
+/* Sets of option indices, end to end: set k is at[start[k]] .. at[start[k + 1] - 1]. */
+typedef struct {
+    int *at, *start;
+    int count;
+} Sets;
+
+static void
+free_sets(Sets *s)
+{
+    PyMem_Free(s->at);
+    PyMem_Free(s->start);
+    s->at = s->start = NULL;
+}
+
+/* Read a sequence of sequences of option indices, each an option with a primary
+   item; -1 with an exception set (and nothing to free) on error. */
+static int
+read_sets(const TableObject *t, PyObject *seq, const char *what, Sets *s)
+{
+    s->at = s->start = NULL;
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast), used = 0, room = 64;
+    s->count = (int)count;
+    s->start = (int *)PyMem_Malloc(((size_t)count + 1) * sizeof(int));
+    s->at = (int *)PyMem_Malloc((size_t)room * sizeof(int));
+    if (s->start == NULL || s->at == NULL) {
+        PyErr_NoMemory();
+        goto bad;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *one = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, k), what);
+        if (one == NULL)
+            goto bad;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(one);
+        if (used + m > room) {
+            room = 2 * (used + m);
+            int *grown = (int *)PyMem_Realloc(s->at, (size_t)room * sizeof(int));
+            if (grown == NULL) {
+                Py_DECREF(one);
+                PyErr_NoMemory();
+                goto bad;
+            }
+            s->at = grown;
+        }
+        s->start[k] = (int)used;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            long o = PyLong_AsLong(PySequence_Fast_GET_ITEM(one, j));
+            if (o == -1 && PyErr_Occurred()) {
+                Py_DECREF(one);
+                goto bad;
+            }
+            if (o < 0 || o >= t->n_options || t->first[o] < 0) {
+                Py_DECREF(one);
+                PyErr_Format(PyExc_ValueError, "option %ld is not an option with a primary"
+                             " item", o);
+                goto bad;
+            }
+            s->at[used++] = (int)o;
+        }
+        Py_DECREF(one);
+    }
+    s->start[count] = (int)used;
+    Py_DECREF(fast);
+    return 0;
+bad:
+    Py_DECREF(fast);
+    free_sets(s);
+    return -1;
+}
+
 /* Read a sequence of option indices (forced options) into the node offsets where
    the search places them: each option's first node in a primary item. */
 static int
 read_forced(const TableObject *t, PyObject *seq, int **out, int *n)
 {
-    PyObject *fast = PySequence_Fast(seq, "forced must be a sequence of option indices");
-    if (fast == NULL)
+    Sets one;
+    PyObject *wrapped = PyTuple_Pack(1, seq);
+    if (wrapped == NULL)
         return -1;
-    Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
-    int *f = (int *)PyMem_Malloc(((size_t)m + 1) * sizeof(int));
-    if (f == NULL) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
+    int bad = read_sets(t, wrapped, "forced must be a sequence of option indices", &one);
+    Py_DECREF(wrapped);
+    if (bad < 0)
         return -1;
-    }
-    for (Py_ssize_t k = 0; k < m; k++) {
-        long o = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
-        if (o == -1 && PyErr_Occurred())
-            goto bad;
-        if (o < 0 || o >= t->n_options || t->first[o] < 0) {
-            PyErr_Format(PyExc_ValueError, "forced option %ld is not an option with a primary"
-                         " item", o);
-            goto bad;
-        }
-        f[k] = OFF(t->first[o]);
-    }
-    Py_DECREF(fast);
-    *out = f;
-    *n = (int)m;
+    *n = one.start[1];
+    for (int k = 0; k < *n; k++)
+        one.at[k] = OFF(t->first[one.at[k]]);
+    *out = one.at;
+    PyMem_Free(one.start);
     return 0;
-bad:
-    Py_DECREF(fast);
-    PyMem_Free(f);
-    return -1;
 }
 
 /* Knuth's estimate of the fraction of the tree done (dlx.search._explored): at each
@@ -2168,41 +2225,15 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "labels must be a tuple of one label per option");
         return NULL;
     }
-    PyObject *fast = PySequence_Fast(sets, "forced_sets must be a sequence of sequences");
-    if (fast == NULL)
+    Sets forced;
+    if (read_sets(t, sets, "forced_sets must be a sequence of sequences of option indices",
+                  &forced) < 0)
         return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
-    /* every forced set's nodes, end to end; start[k] is where set k begins */
-    Py_ssize_t *start = (Py_ssize_t *)PyMem_Malloc(((size_t)count + 1) * sizeof(Py_ssize_t));
-    int *all = NULL;
-    size_t used = 0, room = 0;
-    if (start == NULL) {
-        Py_DECREF(fast);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t k = 0; k < count; k++) {
-        int *f, n;
-        start[k] = (Py_ssize_t)used;
-        if (read_forced(t, PySequence_Fast_GET_ITEM(fast, k), &f, &n) < 0)
-            goto fail_input;
-        if (used + (size_t)n > room) {
-            size_t want = 2 * (used + (size_t)n) + 64;
-            int *grown = (int *)PyMem_Realloc(all, want * sizeof(int));
-            if (grown == NULL) {
-                PyMem_Free(f);
-                PyErr_NoMemory();
-                goto fail_input;
-            }
-            all = grown;
-            room = want;
-        }
-        if (n)
-            memcpy(all + used, f, (size_t)n * sizeof(int));
-        used += (size_t)n;
-        PyMem_Free(f);
-    }
-    start[count] = (Py_ssize_t)used;
-    Py_DECREF(fast);
+    Py_ssize_t count = forced.count;
+    const int *start = forced.start;
+    int *all = forced.at;
+    for (int k = 0; k < start[count]; k++)      /* where the search places each */
+        all[k] = OFF(t->first[all[k]]);
 
     Run run, *r = &run;
     long long *found = (long long *)PyMem_Malloc(((size_t)count + 1) * 2 * sizeof(long long));
@@ -2224,8 +2255,7 @@ Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
         PyMem_Free(status);
         PyMem_Free(firsts);
         PyMem_Free(first_len);
-        PyMem_Free(start);
-        PyMem_Free(all);
+        free_sets(&forced);
         return PyErr_NoMemory();
     }
     long long *nodes_of = found + count + 1;
@@ -2306,15 +2336,9 @@ done:
     PyMem_Free(status);
     PyMem_Free(firsts);
     PyMem_Free(first_len);
-    PyMem_Free(start);
-    PyMem_Free(all);
+    free_sets(&forced);
     PyMem_Free(r->block);
     return result;
-fail_input:
-    Py_DECREF(fast);
-    PyMem_Free(start);
-    PyMem_Free(all);
-    return NULL;
 }
 
 /* --------------------------------------------------------------- minimize */
@@ -2427,78 +2451,6 @@ exclude(Run *r, int o)
 
 enum { KEPT = 1, DROPPED = 2 };
 enum { MIN_DONE, MIN_NOT_ONE, MIN_BUDGET };
-
-/* Sets of option indices, end to end: set k is at[start[k]] .. at[start[k + 1] - 1]. */
-typedef struct {
-    int *at, *start;
-    int count;
-} Sets;
-
-static void
-free_sets(Sets *s)
-{
-    PyMem_Free(s->at);
-    PyMem_Free(s->start);
-    s->at = s->start = NULL;
-}
-
-/* Read a sequence of sequences of option indices, each an option with a primary
-   item; -1 with an exception set (and nothing to free) on error. */
-static int
-read_sets(const TableObject *t, PyObject *seq, const char *what, Sets *s)
-{
-    s->at = s->start = NULL;
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (fast == NULL)
-        return -1;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast), used = 0, room = 64;
-    s->count = (int)count;
-    s->start = (int *)PyMem_Malloc(((size_t)count + 1) * sizeof(int));
-    s->at = (int *)PyMem_Malloc((size_t)room * sizeof(int));
-    if (s->start == NULL || s->at == NULL) {
-        PyErr_NoMemory();
-        goto bad;
-    }
-    for (Py_ssize_t k = 0; k < count; k++) {
-        PyObject *one = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, k), what);
-        if (one == NULL)
-            goto bad;
-        Py_ssize_t m = PySequence_Fast_GET_SIZE(one);
-        if (used + m > room) {
-            room = 2 * (used + m);
-            int *grown = (int *)PyMem_Realloc(s->at, (size_t)room * sizeof(int));
-            if (grown == NULL) {
-                Py_DECREF(one);
-                PyErr_NoMemory();
-                goto bad;
-            }
-            s->at = grown;
-        }
-        s->start[k] = (int)used;
-        for (Py_ssize_t j = 0; j < m; j++) {
-            long o = PyLong_AsLong(PySequence_Fast_GET_ITEM(one, j));
-            if (o == -1 && PyErr_Occurred()) {
-                Py_DECREF(one);
-                goto bad;
-            }
-            if (o < 0 || o >= t->n_options || t->first[o] < 0) {
-                Py_DECREF(one);
-                PyErr_Format(PyExc_ValueError, "option %ld is not an option with a primary"
-                             " item", o);
-                goto bad;
-            }
-            s->at[used++] = (int)o;
-        }
-        Py_DECREF(one);
-    }
-    s->start[count] = (int)used;
-    Py_DECREF(fast);
-    return 0;
-bad:
-    Py_DECREF(fast);
-    free_sets(s);
-    return -1;
-}
 
 /* The groups of each option of set 0 of `of` alone, in order; -1 on no memory. */
 static int
