@@ -2608,6 +2608,7 @@ typedef struct {
     long long max_nodes, searches, nodes, unknown;
     int on_main, interrupted, broken;
     PyThreadState *ts;
+    int left, keep;             /* forced options kept; fewest to keep */
 } Pass;
 
 /* Place (undo 0) or take away (undo 1, in reverse) the options of the hard groups
@@ -2637,8 +2638,9 @@ check(Pass *p, int j)
 {
     Run *r = p->r;
     const Sets *gs = p->groups;
-    int g = p->hard[j], lo = gs->start[g], single = gs->start[g + 1] - lo == 1;
-    if (unavoidable(p->u, p->of_at, p->sets_of, gs, g, p->state, p->group_of))
+    int g = p->hard[j], lo = gs->start[g], size = gs->start[g + 1] - lo, single = size == 1;
+    if (p->left - size < p->keep
+        || unavoidable(p->u, p->of_at, p->sets_of, gs, g, p->state, p->group_of))
         return;
     int late = 0;
     if (single)
@@ -2656,9 +2658,11 @@ check(Pass *p, int j)
         unexclude(r, gs->at[lo]);
     if (why == R_BUDGET)
         p->unknown++;
-    else if (!p->interrupted && found == (single ? 0 : 1))
+    else if (!p->interrupted && found == (single ? 0 : 1)) {
         for (int k = lo; k < gs->start[g + 1]; k++)
             p->state[gs->at[k]] = DROPPED;
+        p->left -= size;
+    }
 }
 
 /* Check the hard groups a..b in order (see above). */
@@ -2685,11 +2689,12 @@ solve(Pass *p, int a, int b)
 static PyObject *
 Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"forced", "groups", "max_nodes", "unavoidable", NULL};
+    static char *kwlist[] = {"forced", "groups", "max_nodes", "unavoidable", "keep", NULL};
     PyObject *forced_seq, *groups_seq, *sets_seq = NULL, *result = NULL;
     long long max_nodes = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|LO:minimize", kwlist, &forced_seq,
-                                     &groups_seq, &max_nodes, &sets_seq))
+    int keep = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|LOi:minimize", kwlist, &forced_seq,
+                                     &groups_seq, &max_nodes, &sets_seq, &keep))
         return NULL;
     int n_opt = t->n_options;
     Sets forced = {NULL, NULL, 0}, groups = {NULL, NULL, 0}, u = {NULL, NULL, 0};
@@ -2785,13 +2790,17 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
         status = MIN_NOT_ONE;
     if (status != MIN_DONE || interrupted || why == R_BROKEN)
         goto searched;
-    /* groups implied by the options left go without a search (not under bounds) */
+    /* groups implied by the options left go without a search (not under bounds); a
+       group that would leave fewer than `keep` options stays */
+    int left = n;
     for (int g = 0; g < groups.count; g++) {
         int lo = groups.start[g], hi = groups.start[g + 1], back = 0, progress = 1;
         if (t->multi) {
             hard[n_hard++] = g;
             continue;
         }
+        if (left - (hi - lo) < keep)
+            continue;
         for (int k = lo; k < hi; k++)
             force(t, cov, hue, groups.at[k], -1);
         while (progress && back < hi - lo) {
@@ -2810,6 +2819,7 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
             if (back == hi - lo) {          /* all put back: the group goes */
                 force(t, cov, hue, o, -1);
                 state[o] = DROPPED;
+                left--;
             }
             else if (!mark[o])              /* not: the group stays */
                 force(t, cov, hue, o, 1);
@@ -2823,9 +2833,11 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
        it); several go when the options left have one solution */
     if (!t->multi) {
         Pass pass = {r, &groups, &u, of_at, sets_of, hard, group_of, state, max_nodes,
-                     searches, nodes, 0, on_main, 0, 0, ts};
-        for (int k = 0; k < n; k++)
-            if (group_of[opts[k]] < 0)
+                     searches, nodes, 0, on_main, 0, 0, ts, left, keep};
+        for (int h = 0; h < n_hard; h++)
+            mark[hard[h]] = 1;              /* (mark: now by group) */
+        for (int k = 0; k < n; k++)         /* every option kept but those of hard groups */
+            if (state[opts[k]] == KEPT && (group_of[opts[k]] < 0 || !mark[group_of[opts[k]]]))
                 place_option(r, opts[k]);
         if (n_hard)
             solve(&pass, 0, n_hard);
@@ -2839,8 +2851,8 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     }
     /* (under bounds, each check places its forced options afresh) */
     for (int h = 0; h < n_hard && !interrupted && why != R_BROKEN; h++) {
-        int g = hard[h], single = groups.start[g + 1] - groups.start[g] == 1;
-        if (unavoidable(&u, of_at, sets_of, &groups, g, state, group_of))
+        int g = hard[h], size = groups.start[g + 1] - groups.start[g], single = size == 1;
+        if (left - size < keep || unavoidable(&u, of_at, sets_of, &groups, g, state, group_of))
             continue;
         found = search_without(r, &groups, g, opts, n, state, group_of, place,
                                single ? 1 : 2, max_nodes, on_main, &ts, &why, &interrupted,
@@ -2848,9 +2860,11 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
         searches++;
         if (why == R_BUDGET)
             unknown++;
-        else if (!interrupted && found == (single ? 0 : 1))
+        else if (!interrupted && found == (single ? 0 : 1)) {
             for (int k = groups.start[g]; k < groups.start[g + 1]; k++)
                 state[groups.at[k]] = DROPPED;
+            left -= size;
+        }
     }
 searched:
     PyEval_RestoreThread(ts);
@@ -2920,7 +2934,7 @@ static PyMethodDef Table_methods[] = {
      "budget ran out) or 3 (the batch's time, timeout seconds, ran out: this set was\n"
      "stopped or not searched), seconds the time it took."},
     {"minimize", (PyCFunction)(void (*)(void))Table_minimize, METH_VARARGS | METH_KEYWORDS,
-     "minimize(forced, groups, max_nodes=-1, unavoidable=())\n"
+     "minimize(forced, groups, max_nodes=-1, unavoidable=(), keep=0)\n"
      "    -> (status, found, kept, searches, nodes, unknown)\n\n"
      "Drop each group of forced options (option indices) whose removal leaves exactly\n"
      "one solution (dlx.minimal.minimize, the reference); a group that would leave an\n"

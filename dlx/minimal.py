@@ -152,7 +152,7 @@ class _Forced:
 
 
 def minimize(links: Links, forced: Sequence[int], groups: Sequence[Sequence[int]],
-             search: Search, unavoidable: Sequence[Sequence[int]] = ()
+             search: Search, unavoidable: Sequence[Sequence[int]] = (), keep: int = 0
              ) -> tuple[int, int, list[int], int, int, int]:
     """The reference of ``Table.minimize``: ``(status, found, kept, searches, nodes,
     unknown)``.  ``links`` is the problem's table as laid out (it is only read);
@@ -173,6 +173,8 @@ def minimize(links: Links, forced: Sequence[int], groups: Sequence[Sequence[int]
     for group in groups:
         if links.multi:
             hard.append(group)
+            continue
+        if len(kept) - len(group) < keep:   # it would leave too few: it stays
             continue
         for o in group:
             state.remove(o)
@@ -203,7 +205,8 @@ def minimize(links: Links, forced: Sequence[int], groups: Sequence[Sequence[int]
     for group in hard:
         rest = [o for o in kept if o not in group]
         left = set(rest)
-        if any(not any(x in left for x in s) for o in group for s in sets_of.get(o, ())):
+        if len(rest) < keep or any(not any(x in left for x in s)
+                                   for o in group for s in sets_of.get(o, ())):
             continue
         if len(group) == 1:
             found, n, out = search(rest, 1, group[0])

@@ -200,7 +200,7 @@ class Prepared:
 
     def minimize(self, forced: Iterable[Hashable], *,
                  groups: Iterable[Iterable[Hashable]] | None = None,
-                 unavoidable: Iterable[Iterable[Hashable]] = (),
+                 unavoidable: Iterable[Iterable[Hashable]] = (), keep: int = 0,
                  max_nodes: int | None = None, indices: bool = False) -> Minimized:
         """Drop forced options while the problem under the rest has exactly one solution.
 
@@ -221,6 +221,10 @@ class Prepared:
         stays, unsearched.  They are trusted, not checked: a set that is not
         unavoidable can keep a group that could go (the puzzle is still unique).
 
+        ``keep`` stops early: a group whose removal would leave fewer than ``keep``
+        forced options stays, unsearched (a puzzle with a number of givens; it is
+        then minimal only if none was kept so).
+
         Raises ExactCoverError when ``forced`` does not have exactly one solution
         (or a group is empty, or holds an option that is not forced or already in
         another group), and :class:`dlx.BudgetExceeded` when checking that runs out
@@ -235,6 +239,8 @@ class Prepared:
                                       or not isinstance(max_nodes, int) or max_nodes < 1):
             raise ExactCoverError(f"max_nodes must be a positive whole number or None,"
                                   f" not {max_nodes!r}")
+        if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+            raise ExactCoverError(f"keep must be a whole number, not {keep!r}")
         links = self._links
         labels = self.labels
         on_core = self._on_core()
@@ -256,7 +262,8 @@ class Prepared:
         if on_core:
             try:
                 status, found, kept, searches, nodes, unknown = _engine.table(links).minimize(
-                    options, checked, -1 if max_nodes is None else max_nodes, sets)
+                    options, checked, -1 if max_nodes is None else max_nodes, sets,
+                    min(keep, len(options) + 1))
             except (TypeError, ValueError) as e:        # a bad option index or group
                 raise ExactCoverError(str(e)) from None
         else:
@@ -266,7 +273,7 @@ class Prepared:
                 return a.found, a.nodes, a.out_of_budget
 
             status, found, kept, searches, nodes, unknown = minimal.minimize(
-                links, options, checked or [], search, sets)
+                links, options, checked or [], search, sets, keep)
         if status == minimal.BUDGET:
             raise BudgetExceeded(max_nodes or 0, None)
         if status == minimal.NOT_ONE:

@@ -171,13 +171,14 @@ def puzzles(draw, strategy):
 
 @given(st.one_of(puzzles(problems()), puzzles(colored_problems()),
                  puzzles(bounded_problems())),
-       st.sampled_from([None, 1, 4]))
-def test_minimize_leaves_one_solution_and_drops_every_group_it_can(case, max_nodes):
+       st.sampled_from([None, 1, 4]), st.sampled_from([0, 0, 1, 2, 3]))
+def test_minimize_leaves_one_solution_and_drops_every_group_it_can(case, max_nodes, keep):
     """Against every solution (brute force): the options kept have exactly one solution;
     a group dropped is gone whole, an option in no group stays; and every group kept
     (unless its search ran out of budget) would let a second solution in.  Both engines
     keep the same options with the same searches and nodes; unavoidable sets (true ones)
-    change the searches, never what is kept."""
+    change the searches, never what is kept.  With ``keep``, never fewer than that are
+    left, and a group is kept unproven only when dropping it would go below."""
     p, forced, groups, unavoidable = case
     sols = brute_force(p)
 
@@ -190,7 +191,7 @@ def test_minimize_leaves_one_solution_and_drops_every_group_it_can(case, max_nod
         before = prepared._links.snapshot()
         try:
             outcomes.append(prepared.minimize(forced, groups=groups, max_nodes=max_nodes,
-                                              unavoidable=unavoidable))
+                                              unavoidable=unavoidable, keep=keep))
         except dlx.BudgetExceeded:
             outcomes.append("budget")
         except dlx.ExactCoverError as error:
@@ -212,12 +213,13 @@ def test_minimize_leaves_one_solution_and_drops_every_group_it_can(case, max_nod
     for group in tried:
         assert set(group) <= kept or not set(group) & kept     # whole groups only
     assert set(forced) - {o for g in tried for o in g} <= kept
-    needed = [g for g in tried if set(g) <= kept]
+    assert len(kept) >= min(keep, len(forced))
+    needed = [g for g in tried if set(g) <= kept and len(kept) - len(g) >= keep]
     proven = [g for g in needed if len(solutions_with(kept - set(g))) > 1]
     assert len(needed) - len(proven) <= m.unknown
     if max_nodes is None:
         assert m.unknown == 0
-        plain = dlx.Prepared(p).minimize(forced, groups=groups)
+        plain = dlx.Prepared(p).minimize(forced, groups=groups, keep=keep)
         assert plain.kept == m.kept and plain.searches >= m.searches
 
 

@@ -430,18 +430,19 @@ def _swap_keeps(lay: Layout, solution: Sequence[int], pairs: list[tuple[int, int
 
 
 class _Reducer:
-    """A unique puzzle with its solution, losing givens while it stays unique.
+    """A unique puzzle with its solution, for :func:`is_minimal`: can a given go?
 
-    A uniqueness check searches the shape's full matrix with the puzzle's givens,
-    less the ones to remove, forced (as option indices), to a second solution.
+    Givens are taken out and put back (``take``, ``put``) to ask whether singles
+    force one back (``forced``); ``needed`` asks the unavoidable sets; ``check``
+    searches the shape's full matrix with the puzzle's givens, less the ones to
+    remove, forced (as option indices), to a second solution.  (Making puzzles
+    minimal is :meth:`dlx.Prepared.minimize`'s, in :func:`_minimal`.)
     """
 
     def __init__(self, shape: Shape, values: Sequence[int], solution: Sequence[int],
                  max_nodes: int | None = None) -> None:
         self.shape = shape
         self.max_nodes = max_nodes
-        self.unknown = 0                           # checks whose budget ran out
-        self.searches = 0                          # checks that needed a search
         self.lay = lay = layout(shape)
         self.units_of = lay.units_of
         self.n = n = lay.n
@@ -519,29 +520,6 @@ class _Reducer:
         me = 1 << i
         return any(free & lay.unit_board[u] == me for u in lay.full_units_of[i])
 
-    def try_singles(self, orbit: tuple[int, ...]) -> bool:
-        """Remove ``orbit`` if singles put it back (then the solutions are unchanged)."""
-        for i in orbit:
-            self.take(i)
-        pending = list(orbit)
-        back: list[int] = []
-        progress = True
-        while pending and progress:
-            progress = False
-            for i in list(pending):
-                if self.forced(i):
-                    self.put(i)
-                    back.append(i)
-                    pending.remove(i)
-                    progress = True
-        for i in back:
-            self.take(i)
-        if pending:
-            for i in orbit:
-                self.put(i)
-            return False
-        return True
-
     def needed(self, orbit: tuple[int, ...]) -> bool:
         """True when an unavoidable set of the solution has no given left outside
         ``orbit``: without the orbit, the puzzle has a second solution (no search)."""
@@ -571,107 +549,18 @@ class _Reducer:
 
     def check(self, orbits: Sequence[tuple[int, ...]]) -> _Steps[list[bool | None]]:
         """For each orbit: does the puzzle stay unique without it?  (None: budget ran out.)"""
-        self.searches += len(orbits)
         answers = yield [self.without(o) for o in orbits], 2, self.max_nodes
         return [None if a.out_of_budget else a.found == 1 for a in answers]
 
-    def reduce(self, order: Sequence[tuple[int, ...]], target: int | None = None
-               ) -> _Steps[bool]:
-        """One pass over ``order``: remove each orbit that leaves the puzzle unique.
-
-        Returns True when the pass went through every orbit and every check finished (the
-        puzzle is then minimal for these orbits), False when it stopped at ``target``
-        givens or a check ran out of ``max_nodes`` (``unknown`` counts those).
-        """
-        floor = 0 if target is None else target
-        hard, stopped = self._singles_pass(order, floor)
-        # Phase 2, in order, each orbit against the current puzzle.  An orbit whose
-        # removal leaves two solutions stays for good (removing more givens cannot bring
-        # uniqueness back), whether an unavoidable set shows it or a search; so one pass
-        # proves minimality.
-        for orbit in hard:
-            if self.clues - len(orbit) < floor:
-                stopped = True
-            elif not self.needed(orbit):
-                self.searches += 1
-                (answer,) = yield [self.without(orbit)], 2, self.max_nodes
-                if answer.out_of_budget:            # unknown: the orbit stays, unproven
-                    self.unknown += 1
-                elif answer.found == 1:
-                    for i in orbit:
-                        self.take(i)
-        return not stopped and not self.unknown
-
-    def _singles_pass(self, order: Sequence[tuple[int, ...]],
-                      floor: int) -> tuple[list[tuple[int, ...]], bool]:
-        """Phase 1: remove the orbits that singles put back; return the others, in order.
-
-        A single cell is tested and taken inline (the common case, and the hot loop).
-        """
-        lay = self.lay
-        units_of, full_units_of = lay.units_of, lay.full_units_of
-        unit_board, peer_board, all_digits = lay.unit_board, lay.peer_board, lay.all_digits
-        mask, where, solution, values = self.mask, self.where, self.solution, self.values
-        hard: list[tuple[int, ...]] = []
-        stopped = False
-        taken = 0
-        for orbit in order:
-            if len(orbit) != 1:
-                self._sync(taken)
-                taken = 0
-                if self.clues - len(orbit) < floor:
-                    stopped = True
-                elif not self.try_singles(orbit):
-                    hard.append(orbit)
-                continue
-            if self.clues - taken - 1 < floor:
-                stopped = True
-                continue
-            i = orbit[0]
-            d = solution[i]
-            units = units_of[i]
-            seen = 0
-            for u in units:
-                seen |= mask[u]
-            me = 1 << i
-            if seen != all_digits:              # not a naked single (seen has i's digit too)
-                covered = 0
-                b = where[d] & ~me
-                while b:
-                    low = b & -b
-                    covered |= peer_board[low.bit_length() - 1]
-                    b ^= low
-                free = (self.blank | me) & ~covered
-                for u in full_units_of[i]:
-                    if free & unit_board[u] == me:  # hidden single
-                        break
-                else:
-                    hard.append(orbit)
-                    continue
-            values[i] = 0                       # take(i), the rest in _sync
-            bit = 1 << d
-            for u in units:
-                mask[u] ^= bit
-            where[d] ^= me
-            self.blank |= me
-            taken += 1
-        self._sync(taken)
-        return hard, stopped
-
-    def _sync(self, taken: int) -> None:
-        """After ``taken`` cells were taken inline: the givens' bitset, count and options."""
-        if taken:
-            self.clues -= taken
-            self.given = ~self.blank & ((1 << (self.n * self.n)) - 1)
-            self.kept = [o for o, v in zip(self.option, self.values, strict=True) if v]
-
 
 def _minimal(shape: Shape, values: Sequence[int], solution: Sequence[int],
-             order: Sequence[tuple[int, ...]], max_nodes: int | None) -> list[int]:
+             order: Sequence[tuple[int, ...]], max_nodes: int | None, keep: int = 0
+             ) -> list[int]:
     """The givens of the unique puzzle ``values`` (its ``solution``) left when each
-    orbit of ``order`` (its cells all given) goes in turn if the puzzle stays unique:
-    :meth:`dlx.Prepared.minimize` on the shape's full matrix, the givens as forced
-    options, the cycles of the solution (:func:`_cycles`) as unavoidable sets."""
+    orbit of ``order`` (its cells all given) goes in turn if the puzzle stays unique
+    (and keeps at least ``keep`` givens): :meth:`dlx.Prepared.minimize` on the shape's
+    full matrix, the givens as forced options, the cycles of the solution
+    (:func:`_cycles`) as unavoidable sets."""
     ix = indices(shape)
     option = ix.forced(solution)        # each cell's option in the solution
     unavoidable = _cycles(shape, solution, option)
@@ -680,7 +569,7 @@ def _minimal(shape: Shape, values: Sequence[int], solution: Sequence[int],
     else:
         forced = [option[i] for i, v in enumerate(values) if v]
         groups = [[option[i] for i in orbit] for orbit in order]
-    kept = prepared(shape).minimize(forced, groups=groups, unavoidable=unavoidable,
+    kept = prepared(shape).minimize(forced, groups=groups, unavoidable=unavoidable, keep=keep,
                                     max_nodes=max_nodes, indices=True).kept
     out = [0] * len(values)
     for k in cast("tuple[int, ...]", kept):
@@ -758,12 +647,8 @@ class _Plan:
             groups, key = self.groups, rng.random
             keys = [key() for _ in groups]                       # a random order
             order = [groups[k] for k in sorted(range(len(groups)), key=keys.__getitem__)]
-            if self.minimal:
-                values = _minimal(shape, solution, solution, order, self.budget)
-            else:
-                reducer = _Reducer(shape, solution, solution, self.budget)
-                yield from reducer.reduce(order, givens)
-                values = reducer.values
+            values = _minimal(shape, solution, solution, order, self.budget,
+                              0 if self.minimal or givens is None else givens)
             puzzle = Grid._make(tuple(values), shape)
             clues = puzzle.clues
             fewest = min(fewest, clues)
