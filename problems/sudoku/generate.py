@@ -266,13 +266,13 @@ def _random_solution(shape: Shape, rng: random.Random) -> _Steps[list[int]]:
     budget = 2000 * n * n
     boxes = _diagonal_boxes(shape)
     if boxes is not None:
-        values = [0] * (n * n)
+        of = ix.of
+        forced: list[int] = []                      # the boxes' cells are in cell order
         digits = list(range(1, n + 1))
         for cells in boxes:
             rng.shuffle(digits)
-            for i, d in zip(cells, digits, strict=True):
-                values[i] = d
-        (answer,) = yield [ix.forced(values)], 1, budget
+            forced += [of[i][d] for i, d in zip(cells, digits, strict=True)]
+        (answer,) = yield [forced], 1, budget
         if answer.first is not None:
             return list(ix.values(answer.first))  # type: ignore[arg-type]
     for attempt in range(100):
