@@ -11,7 +11,8 @@ solution with groups in random order, it makes random minimal puzzles.
 
 This module is the reference (the pure engine runs it; the compiled core's
 ``Table.minimize`` does the same steps, with the same searches and node
-counts).  Two facts make it cheap:
+counts, and places the forced options of its checks more cleverly).  What
+makes it cheap:
 
 * Removing forced options only ever adds solutions.  So a group whose removal
   gives two solutions can never go later, and one pass over the groups proves
@@ -36,7 +37,9 @@ counts).  Two facts make it cheap:
   when the options left have exactly one solution: search to a second.
 
 A search that runs out of ``max_nodes`` leaves its group in place: the puzzle
-is unique, but then not proven minimal (``unknown`` counts them).
+is unique, but then not proven minimal (``unknown`` counts them).  With
+``keep``, a group whose removal would leave fewer forced options than that
+stays, unsearched (a puzzle with a number of givens, not a minimal one).
 
 >>> import dlx
 >>> latin = dlx.ExactCover({(r, c, v): [("cell", r, c), ("row", r, v), ("col", c, v)]
