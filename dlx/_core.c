@@ -2537,7 +2537,8 @@ search_without(Run *r, const Sets *groups, int g, const int *opts, int n, const 
    places those of [a, mid) that stayed for the second half.  Each group is placed
    about log2(checks) times in all, instead of once per check.  A search that ends
    has undone itself; one that stops early (at the solution it looked for) is
-   unwound, level by level. */
+   unwound, level by level.  Under bounds (Algorithm M) nothing is placed ahead:
+   each check places its forced options afresh (search_without). */
 
 /* Place option o as X5 would (cover its first primary item, commit the others). */
 static void
@@ -2609,6 +2610,9 @@ typedef struct {
     int on_main, interrupted, broken;
     PyThreadState *ts;
     int left, keep;             /* forced options kept; fewest to keep */
+    const int *opts;            /* (under bounds) the forced options, their count, and */
+    int n;                      /* room for their first nodes: each check places them */
+    int *place;                 /* afresh, as Algorithm M's tweaks need */
 } Pass;
 
 /* Place (undo 0) or take away (undo 1, in reverse) the options of the hard groups
@@ -2617,7 +2621,8 @@ static void
 place_groups(Pass *p, int a, int b, int stayed, int undo)
 {
     const Sets *gs = p->groups;
-    if (p->broken || p->interrupted)    /* stopped: the links are given up */
+    if (p->broken || p->interrupted || p->r->t->multi)  /* stopped (the links are given
+                                                           up), or placed by each check */
         return;
     for (int j = undo ? b - 1 : a; undo ? j >= a : j < b; j += undo ? -1 : 1) {
         int g = p->hard[j], lo = gs->start[g], hi = gs->start[g + 1];
@@ -2642,20 +2647,27 @@ check(Pass *p, int j)
     if (p->left - size < p->keep
         || unavoidable(p->u, p->of_at, p->sets_of, gs, g, p->state, p->group_of))
         return;
-    int late = 0;
-    if (single)
-        exclude(r, gs->at[lo]);
-    r->updates = 0;
-    int why = search_placed(r, single ? 1 : 2, p->max_nodes, 0.0, p->on_main, &p->ts, &late,
-                            &p->interrupted);
-    long long found = r->solutions;
-    p->nodes += r->nodes;
+    int late = 0, why;
+    long long found;
     p->searches++;
+    if (r->t->multi) {
+        found = search_without(r, gs, g, p->opts, p->n, p->state, p->group_of, p->place,
+                               single ? 1 : 2, p->max_nodes, p->on_main, &p->ts, &why,
+                               &p->interrupted, &p->nodes);
+    }
+    else {
+        if (single)
+            exclude(r, gs->at[lo]);
+        why = search_placed(r, single ? 1 : 2, p->max_nodes, 0.0, p->on_main, &p->ts, &late,
+                            &p->interrupted);
+        found = r->solutions;
+        p->nodes += r->nodes;
+        if (why == R_SOLUTION || why == R_BUDGET)   /* it stopped early: back to its root */
+            unwind(r, why);
+        if (single && why != R_BROKEN && !p->interrupted)
+            unexclude(r, gs->at[lo]);
+    }
     p->broken = why == R_BROKEN;
-    if (why == R_SOLUTION || why == R_BUDGET)   /* it stopped early: back to its root */
-        unwind(r, why);
-    if (single && why != R_BROKEN && !p->interrupted)
-        unexclude(r, gs->at[lo]);
     if (why == R_BUDGET)
         p->unknown++;
     else if (!p->interrupted && found == (single ? 0 : 1)) {
@@ -2764,7 +2776,7 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
             sets_of[of_at[u.at[k]] + mark[u.at[k]]++] = s;
     memset(mark, 0, ((size_t)n_opt + 1) * sizeof(int));
 
-    long long searches = 1, nodes = 0, unknown = 0, found;
+    long long searches = 1, nodes = 0, unknown = 0;
     int status = MIN_DONE, interrupted = 0, why, n_hard = 0;
     int on_main = PyThread_get_thread_ident() == main_thread;
     r->mode = MODE_COUNT;
@@ -2831,41 +2843,23 @@ Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     /* each other group, unless an unavoidable set keeps it, is searched: one option
        goes when no solution avoids it (a second solution without it cannot have
        it); several go when the options left have one solution */
+    Pass pass = {r, &groups, &u, of_at, sets_of, hard, group_of, state, max_nodes,
+                 searches, nodes, 0, on_main, 0, 0, ts, left, keep, opts, n, place};
     if (!t->multi) {
-        Pass pass = {r, &groups, &u, of_at, sets_of, hard, group_of, state, max_nodes,
-                     searches, nodes, 0, on_main, 0, 0, ts, left, keep};
         for (int h = 0; h < n_hard; h++)
             mark[hard[h]] = 1;              /* (mark: now by group) */
         for (int k = 0; k < n; k++)         /* every option kept but those of hard groups */
             if (state[opts[k]] == KEPT && (group_of[opts[k]] < 0 || !mark[group_of[opts[k]]]))
                 place_option(r, opts[k]);
-        if (n_hard)
-            solve(&pass, 0, n_hard);
-        searches = pass.searches;
-        nodes = pass.nodes;
-        unknown = pass.unknown;
-        interrupted = pass.interrupted;
-        why = pass.broken ? R_BROKEN : R_DONE;
-        ts = pass.ts;
-        goto searched;
     }
-    /* (under bounds, each check places its forced options afresh) */
-    for (int h = 0; h < n_hard && !interrupted && why != R_BROKEN; h++) {
-        int g = hard[h], size = groups.start[g + 1] - groups.start[g], single = size == 1;
-        if (left - size < keep || unavoidable(&u, of_at, sets_of, &groups, g, state, group_of))
-            continue;
-        found = search_without(r, &groups, g, opts, n, state, group_of, place,
-                               single ? 1 : 2, max_nodes, on_main, &ts, &why, &interrupted,
-                               &nodes);
-        searches++;
-        if (why == R_BUDGET)
-            unknown++;
-        else if (!interrupted && found == (single ? 0 : 1)) {
-            for (int k = groups.start[g]; k < groups.start[g + 1]; k++)
-                state[groups.at[k]] = DROPPED;
-            left -= size;
-        }
-    }
+    if (n_hard)
+        solve(&pass, 0, n_hard);
+    searches = pass.searches;
+    nodes = pass.nodes;
+    unknown = pass.unknown;
+    interrupted = pass.interrupted;
+    why = pass.broken ? R_BROKEN : R_DONE;
+    ts = pass.ts;
 searched:
     PyEval_RestoreThread(ts);
     if (interrupted)

@@ -37,7 +37,7 @@ from .links import Links
 from .minimal import Minimized
 from .problem import ExactCover
 from .search import run
-from .views import Engine, count, first, is_unique, solutions
+from .views import Engine, _check_positive, count, first, is_unique, solutions
 
 __all__ = ["Prepared", "Answer", "Minimized"]
 
@@ -161,11 +161,8 @@ class Prepared:
         >>> p.labels, p.batch([[2]], indices=True)[0].first
         (('x', 'y', 'xy'), (2,))
         """
-        for name, value in (("limit", limit), ("max_nodes", max_nodes)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                      or value < 1):
-                raise ExactCoverError(f"{name} must be a positive whole number or None,"
-                                      f" not {value!r}")
+        _check_positive(limit, "limit")
+        _check_positive(max_nodes, "max_nodes")
         if timeout is not None and (isinstance(timeout, bool)
                                     or not isinstance(timeout, (int, float))
                                     or not 0 < timeout < float("inf")):
@@ -235,10 +232,7 @@ class Prepared:
         >>> p.minimize(["x", "y"])
         Minimized(kept=('y',), searches=2, nodes=3, unknown=0)
         """
-        if max_nodes is not None and (isinstance(max_nodes, bool)
-                                      or not isinstance(max_nodes, int) or max_nodes < 1):
-            raise ExactCoverError(f"max_nodes must be a positive whole number or None,"
-                                  f" not {max_nodes!r}")
+        _check_positive(max_nodes, "max_nodes")
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ExactCoverError(f"keep must be a whole number, not {keep!r}")
         links = self._links

@@ -299,21 +299,22 @@ def test_generate_many_on_an_executor() -> None:
                          ids=["9x9", "X", "jigsaw", "6x6", "16x16"])
 def test_unavoidable_sets_are_unavoidable(shape: sudoku.Shape) -> None:
     """Each set the generator uses to keep a given without a search is the set of cells
-    where a second full grid differs from the solution (checked by the test's own rules)."""
-    from problems.sudoku.generate import _unavoidable_sets
+    where a second full grid differs from the solution (checked by the test's own rules),
+    and each is found once."""
+    from problems.sudoku.generate import _cycles
 
     n = shape.size
     seen = 0
     for seed in range(3):
         grid = sudoku.random_grid(shape, seed=seed)
-        by_cell = _unavoidable_sets(shape, grid.values)
-        sets = {s for cell_sets in by_cell for s in cell_sets}
-        for i, cell_sets in enumerate(by_cell):
-            assert all(s >> i & 1 for s in cell_sets)
+        found = _cycles(shape, grid.values)
+        sets = {frozenset(cells) for cells in found}
+        assert len(sets) == len(found)
+        names = [2 * i + 1 for i in range(n * n)]
+        assert _cycles(shape, grid.values, names) == [[names[i] for i in c] for c in found]
         for s in sets:
-            cells = [i for i in range(n * n) if s >> i & 1]
-            assert 4 <= len(cells) < 2 * n
-            assert set(cells) == {i for i, cell_sets in enumerate(by_cell) if s in cell_sets}
+            cells = sorted(s)
+            assert len(cells) == len(s) and 4 <= len(cells) < 2 * n
             other = _swapped(grid, cells)
             assert other != list(grid.values) and rules_hold(other, shape)
             if n <= 9:      # the grid without the set has two solutions (and only those)

@@ -50,8 +50,8 @@ checks of a minimal puzzle take minutes each, so by default they get a node
 budget (``max_nodes``) and a given whose check runs out stays: the puzzle is
 unique, but not proven minimal.
 
-:func:`is_minimal` checks every given of a puzzle at once: singles, then the
-unavoidable sets, then one batch of searches for the rest.
+:func:`is_minimal` is the same pass over a puzzle's givens, each alone: the
+puzzle is minimal when every given stays.
 
 With ``symmetry``, minimal means that no whole orbit can be removed; a single
 given of an orbit might still be (:func:`is_minimal` checks single givens).
@@ -396,17 +396,6 @@ def _cycles(shape: Shape, solution: Sequence[int], name: Sequence[int] | None = 
     return out
 
 
-def _unavoidable_sets(shape: Shape, solution: Sequence[int]) -> list[list[int]]:
-    """For each cell, the unavoidable sets of ``solution`` (bitsets of cells) holding it
-    (:func:`_cycles`)."""
-    out: list[list[int]] = [[] for _ in range(shape.size ** 2)]
-    for cells in _cycles(shape, solution):
-        bits = sum(1 << i for i in cells)
-        for i in cells:
-            out[i].append(bits)
-    return out
-
-
 def _swap_keeps(lay: Layout, solution: Sequence[int], pairs: list[tuple[int, int]],
                 uneven: tuple[int, ...]) -> bool:
     """Whether each unit of ``uneven`` keeps its digits when the cells of each pair swap."""
@@ -429,138 +418,15 @@ def _swap_keeps(lay: Layout, solution: Sequence[int], pairs: list[tuple[int, int
 # --------------------------------------------------------------------------- removing givens
 
 
-class _Reducer:
-    """A unique puzzle with its solution, for :func:`is_minimal`: can a given go?
-
-    Givens are taken out and put back (``take``, ``put``) to ask whether singles
-    force one back (``forced``); ``needed`` asks the unavoidable sets; ``check``
-    searches the shape's full matrix with the puzzle's givens, less the ones to
-    remove, forced (as option indices), to a second solution.  (Making puzzles
-    minimal is :meth:`dlx.Prepared.minimize`'s, in :func:`_minimal`.)
-    """
-
-    def __init__(self, shape: Shape, values: Sequence[int], solution: Sequence[int],
-                 max_nodes: int | None = None) -> None:
-        self.shape = shape
-        self.max_nodes = max_nodes
-        self.lay = lay = layout(shape)
-        self.units_of = lay.units_of
-        self.n = n = lay.n
-        self.solution = list(solution)
-        self.values = list(values)
-        of = indices(shape).of
-        self.option = [of[i][d] for i, d in enumerate(self.solution)]
-        self.where = where = [0] * (n + 1)              # digit -> bitset of cells giving it
-        everything = (1 << (n * n)) - 1
-        if 0 not in self.values:                        # a full grid (generate starts so)
-            self.mask = [lay.all_digits if full else sum(1 << self.values[i] for i in cells)
-                         for full, cells in zip(lay.full, lay.unit_cells, strict=True)]
-            for i, v in enumerate(self.values):
-                where[v] |= 1 << i
-            given = everything
-        else:
-            self.mask = mask = [0] * len(lay.unit_cells)    # digits given in each unit
-            units_of = lay.units_of
-            given = 0
-            for i, v in enumerate(self.values):
-                if v:
-                    bit = 1 << v
-                    for u in units_of[i]:
-                        mask[u] |= bit
-                    where[v] |= 1 << i
-                    given |= 1 << i
-        self.given = given                               # bitset of the givens
-        self.blank = ~given & everything                 # bitset of the blank cells
-        self.clues = sum(1 for v in self.values if v)
-        self.kept = [o for o, v in zip(self.option, self.values, strict=True) if v]
-        self._sets: list[list[int]] | None = None
-
-    def take(self, i: int) -> None:
-        values, mask = self.values, self.mask
-        d = values[i]
-        values[i] = 0
-        bit = 1 << d
-        for u in self.units_of[i]:
-            mask[u] ^= bit
-        me = 1 << i
-        self.where[d] ^= me
-        self.blank |= me
-        self.given ^= me
-        self.kept.remove(self.option[i])
-        self.clues -= 1
-
-    def put(self, i: int) -> None:
-        d = self.solution[i]
-        self.values[i] = d
-        bit = 1 << d
-        for u in self.lay.units_of[i]:
-            self.mask[u] |= bit
-        self.where[d] |= 1 << i
-        self.blank &= ~(1 << i)
-        self.given |= 1 << i
-        self.kept.append(self.option[i])
-        self.clues += 1
-
-    def forced(self, i: int) -> bool:
-        """Blank cell ``i`` can only hold its solution digit, by a naked or hidden single."""
-        lay = self.lay
-        seen = 0
-        for u in lay.units_of[i]:
-            seen |= self.mask[u]
-        d = self.solution[i]
-        if seen | (1 << d) == lay.all_digits:
-            return True
-        covered = 0
-        b = self.where[d]
-        while b:
-            low = b & -b
-            covered |= lay.peer_board[low.bit_length() - 1]
-            b ^= low
-        free = self.blank & ~covered
-        me = 1 << i
-        return any(free & lay.unit_board[u] == me for u in lay.full_units_of[i])
-
-    def needed(self, orbit: tuple[int, ...]) -> bool:
-        """True when an unavoidable set of the solution has no given left outside
-        ``orbit``: without the orbit, the puzzle has a second solution (no search)."""
-        sets = self._sets
-        if sets is None:
-            sets = self._sets = _unavoidable_sets(self.shape, self.solution)
-        if len(orbit) == 1:
-            i = orbit[0]
-            outside = self.given & ~(1 << i)
-            for s in sets[i]:
-                if not s & outside:
-                    return True
-            return False
-        outside = self.given
-        for i in orbit:
-            outside &= ~(1 << i)
-        return any(not s & outside for i in orbit for s in sets[i])
-
-    def without(self, orbit: tuple[int, ...]) -> list[int]:
-        """The forced options of the puzzle without ``orbit``."""
-        option = self.option
-        if len(orbit) == 1:
-            drop = option[orbit[0]]
-            return [k for k in self.kept if k != drop]
-        dropped = {option[i] for i in orbit}
-        return [k for k in self.kept if k not in dropped]
-
-    def check(self, orbits: Sequence[tuple[int, ...]]) -> _Steps[list[bool | None]]:
-        """For each orbit: does the puzzle stay unique without it?  (None: budget ran out.)"""
-        answers = yield [self.without(o) for o in orbits], 2, self.max_nodes
-        return [None if a.out_of_budget else a.found == 1 for a in answers]
-
-
 def _minimal(shape: Shape, values: Sequence[int], solution: Sequence[int],
              order: Sequence[tuple[int, ...]], max_nodes: int | None, keep: int = 0
-             ) -> list[int]:
+             ) -> tuple[list[int], int]:
     """The givens of the unique puzzle ``values`` (its ``solution``) left when each
     orbit of ``order`` (its cells all given) goes in turn if the puzzle stays unique
-    (and keeps at least ``keep`` givens): :meth:`dlx.Prepared.minimize` on the shape's
-    full matrix, the givens as forced options, the cycles of the solution
-    (:func:`_cycles`) as unavoidable sets."""
+    (and keeps at least ``keep`` givens), and how many orbits stayed because their
+    check ran out of ``max_nodes``: :meth:`dlx.Prepared.minimize` on the shape's full
+    matrix, the givens as forced options, the cycles of the solution (:func:`_cycles`)
+    as unavoidable sets."""
     ix = indices(shape)
     option = ix.forced(solution)        # each cell's option in the solution
     unavoidable = _cycles(shape, solution, option)
@@ -569,12 +435,12 @@ def _minimal(shape: Shape, values: Sequence[int], solution: Sequence[int],
     else:
         forced = [option[i] for i, v in enumerate(values) if v]
         groups = [[option[i] for i in orbit] for orbit in order]
-    kept = prepared(shape).minimize(forced, groups=groups, unavoidable=unavoidable, keep=keep,
-                                    max_nodes=max_nodes, indices=True).kept
+    made = prepared(shape).minimize(forced, groups=groups, unavoidable=unavoidable, keep=keep,
+                                    max_nodes=max_nodes, indices=True)
     out = [0] * len(values)
-    for k in cast("tuple[int, ...]", kept):
+    for k in cast("tuple[int, ...]", made.kept):
         out[ix.cell[k]] = ix.digit[k]
-    return out
+    return out, made.unknown
 
 
 def _shape_of(shape: Shape | None, box: tuple[int, int] | None,
@@ -647,8 +513,8 @@ class _Plan:
             groups, key = self.groups, rng.random
             keys = [key() for _ in groups]                       # a random order
             order = [groups[k] for k in sorted(range(len(groups)), key=keys.__getitem__)]
-            values = _minimal(shape, solution, solution, order, self.budget,
-                              0 if self.minimal or givens is None else givens)
+            values, _ = _minimal(shape, solution, solution, order, self.budget,
+                                 0 if self.minimal or givens is None else givens)
             puzzle = Grid._make(tuple(values), shape)
             clues = puzzle.clues
             fewest = min(fewest, clues)
@@ -856,20 +722,18 @@ def minimize(puzzle: PuzzleLike, *, seed: int | None = None, symmetry: str | Non
     present = [tuple(i for i in o if g.values[i]) for o in orbits(g.size, symmetry)]
     order = [o for o in present if o]
     random.Random(seed).shuffle(order)
-    return Grid(_minimal(g.shape, g.values, solution.values, order,
-                         _budget(max_nodes, g.size)), shape=g.shape)
+    values, _ = _minimal(g.shape, g.values, solution.values, order, _budget(max_nodes, g.size))
+    return Grid(values, shape=g.shape)
 
 
 def is_minimal(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
                shape: Shape | None = None, max_nodes: int | None = None) -> bool:
     """True when the puzzle has one solution and loses it if any single given goes.
 
-    Each removal is checked: givens that naked or hidden singles put back are
-    removable at once, givens that are the last of an unavoidable set are not,
-    and the others are searched for two solutions, all in one batch.  With
-    ``max_nodes``, a check that runs out of budget raises
-    :class:`dlx.BudgetExceeded` unless some other given is already known to be
-    removable.
+    One pass of :meth:`dlx.Prepared.minimize` over the givens, each alone (see
+    :func:`generate` for how each is checked): it is minimal when every given
+    stays.  With ``max_nodes``, a check that runs out of budget raises
+    :class:`dlx.BudgetExceeded` unless some given is known to be removable.
 
     >>> is_minimal("1..." "..3." ".4.." "...2"), is_minimal("12.." "..3." ".4.." "...2")
     (True, False)
@@ -881,18 +745,13 @@ def is_minimal(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
         solution = unique_solution(g, "is_minimal")
     except NotUniqueError:
         return False
-    reducer = _Reducer(g.shape, g.values, solution.values, _budget(max_nodes, g.size))
-    cells = [i for i, v in enumerate(g.values) if v]
-    for i in cells:
-        reducer.take(i)
-        forced = reducer.forced(i)
-        reducer.put(i)
-        if forced:
-            return False
-    open_ = [(i,) for i in cells if not reducer.needed((i,))]
-    flags = _run(g.shape, reducer.check(open_)) if open_ else []
-    if any(flags):
+    # A pass that keeps every given checked each one against the whole puzzle; once one
+    # goes, the puzzle was not minimal.
+    cells = [(i,) for i, v in enumerate(g.values) if v]
+    kept, unknown = _minimal(g.shape, g.values, solution.values, cells,
+                             _budget(max_nodes, g.size))
+    if len(kept) - kept.count(0) < len(cells):
         return False
-    if None in flags:
+    if unknown:
         raise dlx.BudgetExceeded(max_nodes or 0, None)
     return True
