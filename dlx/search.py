@@ -828,6 +828,8 @@ def run(
                     elif BOUND[i]:
                         dance.deactivate(i)                 # the null choice: i is done
                 if xl <= t.N:                               # (M) the null choice
+                    if bb is not None:
+                        score[level + 1] = score[level]     # it adds no option
                     level += 1
                     holding, committed = False, 0
                     break
@@ -899,6 +901,8 @@ def _place_forced(dance: Dance, forced: Sequence[int], choose: Callable[[Links],
             dance.tweak(f, True)
             for q in (f, *(CYCLIC[f] or others(t, f))):
                 dance.commit(q)
+            if bb is not None:
+                score[level + 1] = score[level] + bb.weights[OPT[f]]
             level += 1
         return level, dance.updates, "placed"
     updates0 = dance.updates

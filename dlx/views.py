@@ -473,7 +473,8 @@ def best(
             return sign * unit * user(state)
 
     found, stop = _best(req, weights, hook, k or 1)
-    result = [(_unscaled(sign * score, unit), sol) for score, sol in found]
+    # (0 - score, not -score: a float zero stays 0.0, never -0.0)
+    result = [(_unscaled(score if maximize else 0 - score, unit), sol) for score, sol in found]
     answer = result if k is not None else (result[0] if result else None)
     if stop is not None:
         stop.found = answer

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import pytest
-from conftest import BUDGET, problems
+from conftest import BUDGET, bounded_problems, problems
 from helpers import brute_force
 from hypothesis import given
 from hypothesis import strategies as st
@@ -165,3 +166,67 @@ def test_exact_integer_scores_never_lose_a_better_solution():
                         "D": Fraction(2, 3)}) == (Fraction(2, 3), ("A", "B"))
     with pytest.raises(dlx.ExactCoverError, match="too large"):
         dlx.best(p, {"A": 10**400, "B": 0.5, "C": 0, "D": 0})
+
+
+@st.composite
+def bounded_priced(draw):
+    """Small random problems with bounds on primary items (Algorithm M), colours, and
+    costs: ints, Fractions or floats (dyadic, so that sums in any order are exact)."""
+    p = draw(bounded_problems())
+    kind = draw(st.sampled_from(["int", "fraction", "float"]))
+    costs = {"int": st.integers(0, 9), "fraction": st.fractions(0, 5, max_denominator=4),
+             "float": st.sampled_from([0.0, -0.0, 0.5, 1.25, 3.0, 2.5])}[kind]
+    weights = {"int": st.integers(-4, 9), "fraction": st.fractions(-2, 5, max_denominator=4),
+               "float": st.sampled_from([0.0, -0.0, 0.5, 1.25, -0.75, 3.0, -2.5])}[kind]
+    p = dlx.ExactCover(p.options, secondary=p.secondary, primary=p.primary, bounds=p.bounds,
+                       costs={label: draw(costs) for label in p.options})
+    return p, {label: draw(weights) for label in p.options}
+
+
+def ranked(p, score, maximize):
+    """Every solution's score by brute force (no search), best first."""
+    return sorted((score(sol) for sol in brute_force(p)), reverse=maximize)
+
+
+@given(bounded_priced(), st.integers(1, 5), st.booleans())
+def test_best_with_bounds_colours_and_costs_matches_brute_force(case, k, maximize):
+    # issue 20: the null choice of Algorithm M (and forced options under bounds) kept a
+    # stale score, so best() was wrong whenever items had bounds
+    p, weight = case
+    costs = sorted(map(p.cost, p.options))
+    by_cost = ranked(p, lambda sol: sum(p.cost(o) for o in sol), False)
+    by_weight = ranked(p, lambda sol: sum(weight[o] for o in sol), maximize)
+    for engine in ENGINES:
+        one = dlx.best(p, engine=engine, max_nodes=BUDGET)
+        assert (one is None) == (not by_cost)
+        if one is not None:
+            assert one[0] == by_cost[0] and dlx.is_exact_cover(p, one[1])
+            assert sum(p.cost(o) for o in one[1]) == one[0]
+        several = dlx.best(p, k=k, engine=engine, max_nodes=BUDGET)
+        assert [score for score, _ in several] == by_cost[:k]
+        assert len({frozenset(sol) for _, sol in several}) == len(several)
+        for score, sol in several:
+            assert dlx.is_exact_cover(p, sol) and sum(p.cost(o) for o in sol) == score
+        got = dlx.best(p, weight, k=k, maximize=maximize, engine=engine, max_nodes=BUDGET)
+        assert [score for score, _ in got] == by_weight[:k]
+        for score, sol in got:
+            assert dlx.is_exact_cover(p, sol) and sum(weight[o] for o in sol) == score
+            assert not (isinstance(score, float) and math.copysign(1, score) < 0 and score == 0)
+    assert costs == sorted(map(p.cost, p.options))      # the problem is left as it was
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_best_under_bounds_the_issue_examples(engine):
+    p = dlx.ExactCover({"a": ["x"], "b": ["x"]}, bounds={"x": (1, 2)}, costs={"a": 5, "b": 3})
+    assert dlx.best(p, engine=engine) == (3, ("b",))
+    assert dlx.best(p, k=3, engine=engine) == [(3, ("b",)), (5, ("a",)), (8, ("a", "b"))]
+    assert dlx.best(p, forced=["a"], engine=engine) == (5, ("a",))
+    one = dlx.ExactCover({"o": ["x"]}, bounds={"x": (1, 2)}, costs={"o": 7})
+    assert dlx.best(one, engine=engine) == (7, ("o",))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_float_zero_score_is_not_negative_zero(engine):
+    for cost in (0.0, -0.0):
+        score, _ = dlx.best(dlx.ExactCover({"o": ["x"]}, costs={"o": cost}), engine=engine)
+        assert score == 0 and math.copysign(1, score) == 1
