@@ -1496,15 +1496,32 @@ read_sets(const TableObject *t, PyObject *seq, const char *what, Sets *s)
         }
         s->start[k] = (int)used;
         for (Py_ssize_t j = 0; j < m; j++) {
-            long o = PyLong_AsLong(PySequence_Fast_GET_ITEM(one, j));
+            PyObject *index = PySequence_Fast_GET_ITEM(one, j);
+            if (PyBool_Check(index)) {              /* True is not option 1 (as in Python) */
+                Py_DECREF(one);
+                PyErr_Format(PyExc_TypeError, "option index %R is not a whole number", index);
+                goto bad;
+            }
+            long o = PyLong_AsLong(index);
+            if (o == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear();
+                Py_DECREF(one);
+                PyErr_Format(PyExc_ValueError, "an option index of more than 64 bits is not"
+                             " in 0..%d", t->n_options - 1);  /* (no repr: it may be huge) */
+                goto bad;
+            }
             if (o == -1 && PyErr_Occurred()) {
                 Py_DECREF(one);
                 goto bad;
             }
             if (o < 0 || o >= t->n_options || t->first[o] < 0) {
+                if (o < 0 || o >= t->n_options)
+                    PyErr_Format(PyExc_ValueError, "option index %ld is not in 0..%d", o,
+                                 t->n_options - 1);
+                else
+                    PyErr_Format(PyExc_ValueError, "option %ld is not an option with a"
+                                 " primary item", o);
                 Py_DECREF(one);
-                PyErr_Format(PyExc_ValueError, "option %ld is not an option with a primary"
-                             " item", o);
                 goto bad;
             }
             s->at[used++] = (int)o;

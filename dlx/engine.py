@@ -13,8 +13,9 @@ variable ``DLX_ENGINE`` decides, and then ``"auto"``.
 Whatever the choice, a few requests always run on the pure engine, because they
 call back into Python at every step: :func:`dlx.trace`, a callable
 ``heuristic=`` and a ``bound=`` hook for :func:`dlx.best`; so do problems too big
-for the core's 32-bit node offsets (over ``_core.MAX_NODES`` nodes, about 134
-million, which is far more than fits in memory as Python lists anyway).
+for the core's 32-bit counters (over ``_core.MAX_NODES`` nodes, about 134
+million, which is far more than fits in memory as Python lists anyway, or a
+bound over :data:`MAX_BOUND`).
 
 The core copies the problem's links into C arrays of its own for every search
 (the static part is built once per problem and cached), so searches share no
@@ -38,7 +39,7 @@ import os
 from collections.abc import Hashable, Iterator
 from typing import Any
 
-from .errors import BudgetExceeded, ExactCoverError
+from .errors import BudgetExceeded, ExactCoverError, shown
 from .links import Links
 
 try:
@@ -46,7 +47,8 @@ try:
 except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
-__all__ = ["ENGINES", "available", "active", "describe", "select", "fits", "fits_best", "table"]
+__all__ = ["ENGINES", "MAX_BOUND", "available", "active", "describe", "select", "fits",
+           "fits_best", "table", "budget"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
 ENGINES = ("auto", "c", "python")
@@ -63,7 +65,7 @@ def _requested(engine: str | None) -> str:
     else:
         where = "engine="
     if engine not in ENGINES:
-        raise ExactCoverError(f"{where} must be 'auto', 'c' or 'python', not {engine!r}")
+        raise ExactCoverError(f"{where} must be 'auto', 'c' or 'python', not {shown(engine)}")
     return engine
 
 
@@ -133,10 +135,25 @@ def table(links: Links) -> Any:
     return t
 
 
+#: The largest bound ``v`` (of an item's bounds ``(u, v)``) the core holds in its 32-bit
+#: counters; a problem with a larger one runs on the pure engine, whose ints are unbounded.
+MAX_BOUND = (1 << 30) - 1
+
+
 def fits(links: Links) -> bool:
-    """True when the core can hold ``links`` (at most ``_core.MAX_NODES`` nodes, about
-    134 million; beyond that the pure engine searches)."""
-    return _core is not None and links.node_count() <= _core.MAX_NODES
+    """True when the core can hold ``links``: at most ``_core.MAX_NODES`` nodes (about
+    134 million) and bounds of at most :data:`MAX_BOUND`; otherwise the pure engine
+    searches (the same answers, only slower).
+
+    >>> import dlx
+    >>> from dlx.links import Links
+    >>> huge = dlx.ExactCover({"x": ["a"], "y": ["a"]}, bounds={"a": (1, 3 * 10**9)})
+    >>> fits(Links.of(huge)), dlx.count(huge)
+    (False, 3)
+    """
+    if _core is None or links.node_count() > _core.MAX_NODES:
+        return False
+    return not links.multi or max(links.BOUND) <= MAX_BOUND
 
 
 def _search(req: Any, mode: str, **extra: Any) -> Any:
@@ -145,14 +162,19 @@ def _search(req: Any, mode: str, **extra: Any) -> Any:
     limit = req.limit if mode == "count" else None
     return _core.Search(
         table(req.links), req.links.labels, mode,
-        max_nodes=_budget(req.max_nodes), limit=_budget(limit),
+        max_nodes=budget(req.max_nodes), limit=budget(limit),
         timeout=-1.0 if req.timeout is None else float(req.timeout),
         heuristic=1 if req.heuristic == "first" else 0, progress=req.progress,
         stats=req.stats, forced=req.forced, **extra)
 
 
-def _budget(n: int | None) -> int:
-    # Budgets and limits beyond 2**62 can never be reached: treat them as none (-1).
+def budget(n: int | None) -> int:
+    """A budget or limit as the core takes it: -1 for none.  Values of 2**62 or more can
+    never be reached (nor held in its 64-bit counters): they mean none too.
+
+    >>> budget(None), budget(5), budget(2**63)
+    (-1, 5, -1)
+    """
     return -1 if n is None or n >= 1 << 62 else n
 
 
@@ -189,11 +211,16 @@ def count(req: Any) -> int:
 _INT_LIMIT = 1 << 62
 
 
-def fits_best(links: Links, weights: list[Any]) -> bool:
+#: The core keeps the k best solutions in an array of k x levels ints, allocated when
+#: the search starts: a larger k runs on the pure engine, which keeps only those found.
+_MAX_BEST_CELLS = 1 << 24
+
+
+def fits_best(links: Links, weights: list[Any], k: int = 1) -> bool:
     """Can the core run branch and bound on these weights exactly: all ints small
-    enough for 64-bit sums, or all floats (Fractions: no); and no bounds on items
-    (the core's Algorithm M has no branch and bound)."""
-    if links.multi:
+    enough for 64-bit sums, or all floats (Fractions: no); no bounds on items
+    (the core's Algorithm M has no branch and bound); and room for the ``k`` best."""
+    if links.multi or k * (links.N1 + 2) > _MAX_BEST_CELLS:
         return False
     if all(isinstance(w, float) for w in weights):
         return True

@@ -17,6 +17,38 @@ from __future__ import annotations
 
 from typing import Any
 
+#: An error message shows at most this many characters of a value the caller gave.
+SHOWN = 200
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` for an error message: never raising (an int of more than 4,300
+    digits has no repr), and cut to :data:`SHOWN` characters.
+
+    >>> shown("x"), shown(10**5000)
+    ("'x'", 'an int of 5001 digits')
+    """
+    try:
+        text = repr(value)
+    except ValueError:                  # Python's limit on int-to-string conversion
+        if isinstance(value, int):
+            return f"an int of {_digits(value)} digits"
+        return f"a {type(value).__name__}"
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        return f"a {type(value).__name__}"
+    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+
+
+def _digits(n: int) -> int:
+    """The number of decimal digits of n (without converting it to a string)."""
+    n = abs(n)
+    digits = max(1, int(n.bit_length() * 0.30102999566398120))
+    while 10**digits <= n:
+        digits += 1
+    while digits > 1 and 10 ** (digits - 1) > n:
+        digits -= 1
+    return digits
+
 
 class ExactCoverError(ValueError):
     """Base class of every input error of the dlx package."""

@@ -26,12 +26,15 @@ import random
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
-from .errors import ExactCoverError
+from .errors import ExactCoverError, shown
 from .links import Links
 from .problem import ExactCover
 from .search import Dance, HeuristicName, _chooser, _first_empty, others
 
-__all__ = ["Estimate", "estimate"]
+__all__ = ["Estimate", "estimate", "MAX_SAMPLES"]
+
+#: The most probes one estimate runs (a billion take hours on the pure engine).
+MAX_SAMPLES = 10**9
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,10 @@ def estimate(problem: ExactCover, *, samples: int = 1000, seed: int | None = Non
     if not isinstance(problem, ExactCover):
         raise ExactCoverError(f"expected a dlx.ExactCover, got {type(problem).__name__}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise ExactCoverError(f"samples must be a positive whole number, not {samples!r}")
+        raise ExactCoverError(f"samples must be a positive whole number, not {shown(samples)}")
+    if samples > MAX_SAMPLES:
+        raise ExactCoverError(f"samples must be at most {MAX_SAMPLES:,} probes (the error"
+                              " falls only as 1 / sqrt(samples)); this is more")
     if problem.bounds:
         raise ExactCoverError("estimate needs a problem without bounds on items")
     master = Links.of(problem)
@@ -81,11 +87,12 @@ def estimate(problem: ExactCover, *, samples: int = 1000, seed: int | None = Non
     choose = _chooser(heuristic)
     rng = random.Random(seed)
     base = links.first_primary(links.forced_options(forced))
-    nodes = [0.0] * samples
-    sols = [0.0] * samples
-    for k in range(samples):
-        nodes[k], sols[k] = _probe(dance, choose, rng, base)
-    return Estimate(_mean(nodes), _mean(sols), _error(nodes), _error(sols), samples)
+    nodes, sols = _Mean(), _Mean()
+    for _ in range(samples):
+        n, s = _probe(dance, choose, rng, base)
+        nodes.add(n)
+        sols.add(s)
+    return Estimate(nodes.mean, sols.mean, nodes.error, sols.error, samples)
 
 
 def _probe(dance: Dance, choose: object, rng: random.Random, forced: list[int]
@@ -126,13 +133,23 @@ def _probe(dance: Dance, choose: object, rng: random.Random, forced: list[int]
     return total, solutions
 
 
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values)
+class _Mean:
+    """A running mean and the standard error of it (Welford's updates: memory does not
+    grow with the number of samples)."""
 
+    def __init__(self) -> None:
+        self.n = 0
+        self.mean = 0.0
+        self._m2 = 0.0          # the sum of squared deviations from the mean
 
-def _error(values: list[float]) -> float:
-    n = len(values)
-    if n < 2:
-        return math.inf
-    m = _mean(values)
-    return math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1) / n)
+    def add(self, value: float) -> None:
+        self.n += 1
+        delta = value - self.mean
+        self.mean += delta / self.n
+        self._m2 += delta * (value - self.mean)
+
+    @property
+    def error(self) -> float:
+        if self.n < 2:
+            return math.inf
+        return math.sqrt(max(self._m2, 0.0) / (self.n - 1) / self.n)

@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
-from .errors import ExactCoverError
+from .errors import ExactCoverError, shown
 from .problem import Colored, ExactCover
 
 __all__ = ["Links"]
@@ -334,18 +334,18 @@ class Links:
         except KeyError:
             pass
         except TypeError:
-            raise ExactCoverError(f"forced option {label!r} is not hashable") from None
+            raise ExactCoverError(f"forced option {shown(label)} is not hashable") from None
         if label in self.skipped:
-            raise ExactCoverError(f"option {label!r} has no primary item, so it is never"
+            raise ExactCoverError(f"option {shown(label)} has no primary item, so it is never"
                                   " chosen and cannot be forced")
-        raise ExactCoverError(f"forced option {label!r} is not an option of the problem")
+        raise ExactCoverError(f"forced option {shown(label)} is not an option of the problem")
 
     def forced_options(self, labels: Iterable[Hashable]) -> list[int]:
         """The option index of each label (ExactCoverError for a label that is not an
         option with a primary item, or for a string instead of a list)."""
         if isinstance(labels, (str, bytes)):
             raise ExactCoverError(f"forced must be a list of option labels, not the string"
-                                  f" {labels!r}")
+                                  f" {shown(labels)}")
         try:
             chosen = list(labels)
         except TypeError:

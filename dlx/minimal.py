@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import NamedTuple
 
-from .errors import ExactCoverError
+from .errors import ExactCoverError, shown
 from .links import Links
 
 __all__ = ["Minimized"]
@@ -92,7 +92,7 @@ def check_groups(forced: Sequence[int], groups: Sequence[Sequence[int]] | None,
     seen: set[int] = set()
     for o in forced:
         if o in seen:
-            raise ExactCoverError(f"option {name(o)!r} is forced twice")
+            raise ExactCoverError(f"option {shown(name(o))} is forced twice")
         seen.add(o)
     if groups is None:
         return [(o,) for o in forced]
@@ -104,9 +104,9 @@ def check_groups(forced: Sequence[int], groups: Sequence[Sequence[int]] | None,
             raise ExactCoverError("a group of options to drop is empty")
         for o in members:
             if o not in seen:
-                raise ExactCoverError(f"option {name(o)!r} of a group is not forced")
+                raise ExactCoverError(f"option {shown(name(o))} of a group is not forced")
             if o in grouped:
-                raise ExactCoverError(f"option {name(o)!r} is in two groups")
+                raise ExactCoverError(f"option {shown(name(o))} is in two groups")
             grouped.add(o)
         out.append(members)
     return out

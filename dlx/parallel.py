@@ -128,7 +128,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import views
-from .errors import BudgetExceeded, ExactCoverError
+from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Stats
 from .problem import ExactCover
 from .search import Heuristic, HeuristicName, SearchState
@@ -313,7 +313,7 @@ def split(
         raise ExactCoverError("give split() pieces= or depth=, not both")
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
                               or depth < 0):
-        raise ExactCoverError(f"depth must be a whole number >= 0 or None, not {depth!r}")
+        raise ExactCoverError(f"depth must be a whole number >= 0 or None, not {shown(depth)}")
     views._check_positive(pieces, "pieces")
     if pieces is None and depth is None:
         pieces = 64
@@ -1221,7 +1221,7 @@ def best(
     (7, ('z', 'x', 'y'))
     """
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
-        raise ExactCoverError(f"k must be a positive whole number or None, not {k!r}")
+        raise ExactCoverError(f"k must be a positive whole number or None, not {shown(k)}")
     req = views._Request(problem, engine=engine)
     if maximize is None:
         maximize = weight is not None

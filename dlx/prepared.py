@@ -31,7 +31,7 @@ from typing import NamedTuple, cast
 
 from . import engine as _engine
 from . import minimal
-from .errors import BudgetExceeded, ExactCoverError
+from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Stats
 from .links import Links
 from .minimal import Minimized
@@ -167,7 +167,7 @@ class Prepared:
                                     or not isinstance(timeout, (int, float))
                                     or not 0 < timeout < float("inf")):
             raise ExactCoverError(f"timeout must be a positive number of seconds or None,"
-                                  f" not {timeout!r}")
+                                  f" not {shown(timeout)}")
         links = self._links
         if indices:
             option_sets = forced_sets if isinstance(forced_sets, list) else list(forced_sets)
@@ -176,8 +176,8 @@ class Prepared:
         if self._on_core():
             try:
                 answers = _engine.table(links).batch(
-                    option_sets, limit=-1 if limit is None else limit,
-                    max_nodes=-1 if max_nodes is None else max_nodes,
+                    option_sets, limit=_engine.budget(limit),
+                    max_nodes=_engine.budget(max_nodes),
                     labels=None if indices else self.labels,
                     timeout=-1.0 if timeout is None else float(timeout))
             except (TypeError, ValueError) as e:        # a bad option index
@@ -234,7 +234,7 @@ class Prepared:
         """
         _check_positive(max_nodes, "max_nodes")
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
-            raise ExactCoverError(f"keep must be a whole number, not {keep!r}")
+            raise ExactCoverError(f"keep must be a whole number, not {shown(keep)}")
         links = self._links
         labels = self.labels
         on_core = self._on_core()
@@ -256,7 +256,7 @@ class Prepared:
         if on_core:
             try:
                 status, found, kept, searches, nodes, unknown = _engine.table(links).minimize(
-                    options, checked, -1 if max_nodes is None else max_nodes, sets,
+                    options, checked, _engine.budget(max_nodes), sets,
                     min(keep, len(options) + 1))
             except (TypeError, ValueError) as e:        # a bad option index or group
                 raise ExactCoverError(str(e)) from None
@@ -280,11 +280,11 @@ class Prepared:
         """Option indices given by the caller, checked."""
         n = len(self._links.labels)
         if isinstance(options, (str, bytes)):
-            raise ExactCoverError(f"expected a list of option indices, not {options!r}")
+            raise ExactCoverError(f"expected a list of option indices, not {shown(options)}")
         out: list[int] = []
         for o in options:
             if isinstance(o, bool) or not isinstance(o, int) or not 0 <= o < n:
-                raise ExactCoverError(f"forced option index {o!r} is not in 0..{n - 1}")
+                raise ExactCoverError(f"forced option index {shown(o)} is not in 0..{n - 1}")
             out.append(o)
         return out
 

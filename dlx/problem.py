@@ -33,6 +33,7 @@ from .errors import (
     OptionError,
     RepeatedItemError,
     UnknownItemError,
+    shown,
 )
 
 __all__ = ["Colored", "ExactCover"]
@@ -58,7 +59,7 @@ def _check_hashable(value: Any, what: str) -> None:
     try:
         hash(value)
     except TypeError:
-        raise OptionError(f"{what} {value!r} is not hashable") from None
+        raise OptionError(f"{what} {shown(value)} is not hashable") from None
 
 
 def _is_number(value: Any) -> bool:
@@ -80,8 +81,9 @@ class ExactCover:
         (tuples such as ``("row", 3)`` included).  A secondary item may be given as
         ``Colored(item, colour)``.  Insertion order is kept and decides the order of
         solutions and traces.  (For a 0-1 matrix, see :meth:`from_matrix`.)
-    secondary : Iterable[Hashable]
-        Items that must be covered at most once (rather than exactly once).
+    secondary : Iterable[Hashable] or None
+        Items that must be covered at most once (rather than exactly once); None
+        means none.
     primary : Iterable[Hashable] or None
         The items that must be covered exactly once.  ``None`` means every item
         named by an option that is not secondary, in order of first appearance.
@@ -128,7 +130,7 @@ class ExactCover:
     def __init__(
         self,
         options: Mapping[Any, Iterable[Hashable]],
-        secondary: Iterable[Hashable] = (),
+        secondary: Iterable[Hashable] | None = (),
         primary: Iterable[Hashable] | None = None,
         *,
         bounds: Mapping[Any, tuple[int, int]] | None = None,
@@ -140,14 +142,14 @@ class ExactCover:
             raise ExactCoverError(
                 f"options must be a mapping from label to items, not {type(options).__name__}"
                 + hint)
-        sec = self._declared(secondary, "secondary")
+        sec = [] if secondary is None else self._declared(secondary, "secondary")
         sec_set = set(sec)
         prim: list[Hashable] | None = None
         if primary is not None:
             prim = self._declared(primary, "primary")
             for item in prim:
                 if item in sec_set:
-                    raise DuplicateItemError(f"item {item!r} is both primary and secondary")
+                    raise DuplicateItemError(f"item {shown(item)} is both primary and secondary")
         self.secondary = tuple(sec)
         self._scanned: tuple[bytes, frozenset[int]] | None = None
         colored = False
@@ -204,7 +206,7 @@ class ExactCover:
             for r, c, v in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist(),
                                strict=True):
                 if v not in (0, 1):
-                    raise ExactCoverError(f"row {r}, column {c}: {v!r} is not 0 or 1")
+                    raise ExactCoverError(f"row {r}, column {c}: {shown(v)} is not 0 or 1")
                 if v:
                     cols[r].append(c)
             options = {k: tuple(sorted(set(cs))) for k, cs in enumerate(cols)}
@@ -218,11 +220,11 @@ class ExactCover:
                 ncols = max(ncols, len(values))
                 for c, v in enumerate(values):
                     if v not in (0, 1):
-                        raise ExactCoverError(f"row {k}, column {c}: {v!r} is not 0 or 1")
+                        raise ExactCoverError(f"row {k}, column {c}: {shown(v)} is not 0 or 1")
                 options[k] = tuple(c for c, v in enumerate(values) if v)
         for c in sec:
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < max(ncols, 1):
-                raise ExactCoverError(f"secondary column {c!r} is not a column index")
+                raise ExactCoverError(f"secondary column {shown(c)} is not a column index")
         sec_set = set(sec)
         prim = list(primary) if primary is not None else [
             c for c in range(ncols) if c not in sec_set]
@@ -231,8 +233,12 @@ class ExactCover:
     @staticmethod
     def _declared(items: Iterable[Hashable], kind: str) -> list[Hashable]:
         if isinstance(items, (str, bytes)):
-            raise ExactCoverError(f"{kind} items must be a list, not the string {items!r}")
-        listed = list(items)
+            raise ExactCoverError(f"{kind} items must be a list, not the string {shown(items)}")
+        try:
+            listed = list(items)
+        except TypeError:
+            raise ExactCoverError(f"{kind} items must be a list of items, not"
+                                  f" {type(items).__name__}") from None
         try:
             if len(set(listed)) == len(listed):
                 return listed
@@ -243,7 +249,7 @@ class ExactCover:
         for item in listed:
             _check_hashable(item, f"{kind} item")
             if item in seen:
-                raise DuplicateItemError(f"{kind} item {item!r} is declared twice")
+                raise DuplicateItemError(f"{kind} item {shown(item)} is declared twice")
             seen.add(item)
             out.append(item)
         return out
@@ -313,13 +319,14 @@ def _option(label: Hashable, items: Iterable[Hashable], sec_set: set[Hashable],
     _check_hashable(label, "option label")
     if isinstance(items, (str, bytes)):
         raise OptionError(
-            f"option {label!r}: items must be a list such as {list(str(items).split())!r},"
-            f" not the string {items!r}")
+            f"option {shown(label)}: items must be a list such as"
+            f" {shown(list(str(items).split()))},"
+            f" not the string {shown(items)}")
     try:
         item_list = tuple(items)
     except TypeError:
         raise OptionError(
-            f"option {label!r}: items must be iterable, not {type(items).__name__}") from None
+            f"option {shown(label)}: items must be iterable, not {type(items).__name__}") from None
     colored = False
     names: set[Hashable] = set()
     for entry in item_list:
@@ -327,19 +334,20 @@ def _option(label: Hashable, items: Iterable[Hashable], sec_set: set[Hashable],
         try:
             hash(item)
         except TypeError:
-            raise OptionError(f"option {label!r}: item {item!r} is not hashable") from None
+            raise OptionError(
+                f"option {shown(label)}: item {shown(item)} is not hashable") from None
         if isinstance(entry, Colored):
-            _check_hashable(entry.color, f"option {label!r}: colour of item")
+            _check_hashable(entry.color, f"option {shown(label)}: colour of item")
             if item not in sec_set:
                 raise ColorError(
-                    f"option {label!r}: item {item!r} has a colour but is not secondary")
+                    f"option {shown(label)}: item {shown(item)} has a colour but is not secondary")
             colored = True
         if item in names:
-            raise RepeatedItemError(f"option {label!r}: item {item!r} appears twice")
+            raise RepeatedItemError(f"option {shown(label)}: item {shown(item)} appears twice")
         names.add(item)
         if prim_set is not None and item not in sec_set and item not in prim_set:
             raise UnknownItemError(
-                f"option {label!r}: item {item!r} is neither primary nor secondary")
+                f"option {shown(label)}: item {shown(item)} is neither primary nor secondary")
     return item_list, colored
 
 
@@ -356,22 +364,24 @@ def _bounds(bounds: Mapping[Hashable, tuple[int, int]] | None, primary: Sequence
     for item, pair in bounds.items():
         _check_hashable(item, "bounds: item")
         if item in sec_set:
-            raise ExactCoverError(f"bounds: item {item!r} is secondary; only primary items have"
-                                  " bounds")
+            raise ExactCoverError(f"bounds: item {shown(item)} is secondary; only primary items"
+                                  " have bounds")
         if item not in prim_set:
-            raise UnknownItemError(f"bounds: item {item!r} is not a primary item")
+            raise UnknownItemError(f"bounds: item {shown(item)} is not a primary item")
         try:
             u, v = pair
         except (TypeError, ValueError):
-            raise ExactCoverError(f"bounds: item {item!r}: expected a pair (u, v), got"
-                                  f" {pair!r}") from None
+            raise ExactCoverError(f"bounds: item {shown(item)}: expected a pair (u, v), got"
+                                  f" {shown(pair)}") from None
         for x in (u, v):
             if isinstance(x, bool) or not isinstance(x, int):
-                raise ExactCoverError(f"bounds: item {item!r}: {x!r} is not a whole number")
+                raise ExactCoverError(
+                    f"bounds: item {shown(item)}: {shown(x)} is not a whole number")
         if not 0 <= u <= v:
-            raise ExactCoverError(f"bounds: item {item!r}: need 0 <= u <= v, got ({u}, {v})")
+            raise ExactCoverError(
+                f"bounds: item {shown(item)}: need 0 <= u <= v, got ({shown(u)}, {shown(v)})")
         if v == 0:
-            raise ExactCoverError(f"bounds: item {item!r}: the upper bound is 0 (as in Knuth's"
+            raise ExactCoverError(f"bounds: item {shown(item)}: the upper bound is 0 (as in Knuth's"
                                   " DLX3, an item must allow at least one option; leave out"
                                   " the options that hold it instead)")
         if (u, v) != (1, 1):
@@ -392,12 +402,14 @@ def _costs(costs: Mapping[Hashable, int | float | Fraction] | None,
         try:
             known = label in options
         except TypeError:
-            raise ExactCoverError(f"costs: label {label!r} is not hashable") from None
+            raise ExactCoverError(f"costs: label {shown(label)} is not hashable") from None
         if not known:
-            raise ExactCoverError(f"costs: {label!r} is not an option label")
+            raise ExactCoverError(f"costs: {shown(label)} is not an option label")
         if not _is_number(cost):
-            raise ExactCoverError(f"costs: option {label!r}: {cost!r} is not a finite number")
+            raise ExactCoverError(
+                f"costs: option {shown(label)}: {shown(cost)} is not a finite number")
         if cost < 0:
-            raise ExactCoverError(f"costs: option {label!r}: the cost {cost!r} is negative")
+            raise ExactCoverError(
+                f"costs: option {shown(label)}: the cost {shown(cost)} is negative")
         out[label] = cost
     return out

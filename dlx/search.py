@@ -45,7 +45,7 @@ from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, Literal, TypeAlias
 
-from .errors import BudgetExceeded, ExactCoverError
+from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Backtrack, Choose, Cover, Solution, Stats, Try, Uncover
 from .links import Links
 
@@ -397,11 +397,11 @@ def _chooser(heuristic: HeuristicName | Heuristic | None, multi: bool = False
             active = links.active_items()
             k = user([(links.item_names[i], links.LEN[i]) for i in active])
             if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(active):
-                raise ExactCoverError(f"heuristic returned {k!r}, not an index into its list")
+                raise ExactCoverError(f"heuristic returned {shown(k)}, not an index into its list")
             return active[k]
 
         return choose_user
-    raise ExactCoverError(f"unknown heuristic {heuristic!r}: use 'mrv', 'first' or a callable")
+    raise ExactCoverError(f"unknown heuristic {shown(heuristic)}: use 'mrv', 'first' or a callable")
 
 
 # ----------------------------------------------------------------- branch and bound

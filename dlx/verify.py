@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
+from .errors import shown
 from .problem import Colored, ExactCover
 
 __all__ = ["is_exact_cover", "why_not"]
@@ -28,7 +29,7 @@ def why_not(problem: ExactCover, solution: Iterable[Hashable]) -> str | None:
     colors: dict[Hashable, set[Hashable]] = {}
     for label in labels:
         if label not in problem.options:
-            return f"{label!r} is not an option of the problem"
+            return f"{shown(label)} is not an option of the problem"
         for entry in problem.options[label]:
             if isinstance(entry, Colored):
                 colors.setdefault(entry.item, set()).add(entry.color)
@@ -41,18 +42,18 @@ def why_not(problem: ExactCover, solution: Iterable[Hashable]) -> str | None:
         if not u <= n <= v:
             by = ", ".join(repr(u) for u in users.get(item, ()))
             need = "once" if (u, v) == (1, 1) else f"{u} to {v} times" if u < v else f"{u} times"
-            return (f"item {item!r} is covered {n} times" + (f" (by {by})" if by else "")
+            return (f"item {shown(item)} is covered {n} times" + (f" (by {by})" if by else "")
                     + f", not {need}")
     for item in problem.secondary:
         plain = users.get(item, [])
         hues = colors.get(item, set())
         if len(plain) > 1:
             by = ", ".join(repr(u) for u in plain)
-            return f"item {item!r} is covered {len(plain)} times (by {by})"
+            return f"item {shown(item)} is covered {len(plain)} times (by {by})"
         if plain and hues:
-            return f"secondary item {item!r} is used both with and without a colour"
+            return f"secondary item {shown(item)} is used both with and without a colour"
         if len(hues) > 1:
-            return f"secondary item {item!r} gets different colours {sorted(map(repr, hues))}"
+            return f"secondary item {shown(item)} gets different colours {sorted(map(repr, hues))}"
     return None
 
 

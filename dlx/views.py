@@ -49,7 +49,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from . import engine as _engine
-from .errors import BudgetExceeded, ExactCoverError
+from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Event, Stats
 from .links import Links
 from .problem import ExactCover
@@ -89,14 +89,14 @@ class _Request:
                                     or not isinstance(timeout, (int, float))
                                     or not timeout > 0 or math.isinf(timeout)):
             raise ExactCoverError(f"timeout must be a positive number of seconds or None,"
-                                  f" not {timeout!r}")
+                                  f" not {shown(timeout)}")
         if stats is not None and not isinstance(stats, Stats):
             raise ExactCoverError(f"stats must be a dlx.Stats or None, not {type(stats).__name__}")
         if progress is not None and not callable(progress):
             raise ExactCoverError("progress must be a callable (taking the Stats) or None")
         if not (heuristic is None or heuristic in ("mrv", "first") or callable(heuristic)):
             raise ExactCoverError(
-                f"unknown heuristic {heuristic!r}: use 'mrv', 'first' or a callable")
+                f"unknown heuristic {shown(heuristic)}: use 'mrv', 'first' or a callable")
         self.problem = problem
         self.links = Links.of(problem)
         self.limit = limit
@@ -126,7 +126,7 @@ class _Request:
 def _shuffled(problem: ExactCover, seed: int) -> ExactCover:
     """``problem`` with its options in the random order that ``seed`` draws (cached)."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ExactCoverError(f"seed must be a whole number or None, not {seed!r}")
+        raise ExactCoverError(f"seed must be a whole number or None, not {shown(seed)}")
     key = ("seed", seed)
     found = problem._derived.get(key)
     if found is None:
@@ -150,7 +150,7 @@ def _seeded(problem: ExactCover, seed: int | None) -> ExactCover:
 
 def _check_positive(value: int | None, name: str) -> None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise ExactCoverError(f"{name} must be a positive whole number or None, not {value!r}")
+        raise ExactCoverError(f"{name} must be a positive whole number or None, not {shown(value)}")
 
 
 def solutions(
@@ -308,7 +308,7 @@ def _memo(problem: ExactCover, cache: bool | int) -> Callable[[Links], Memo] | N
         limit = cache
     else:
         raise ExactCoverError(f"cache must be True, False or a positive number of entries,"
-                              f" not {cache!r}")
+                              f" not {shown(cache)}")
     return lambda links: Memo(links, limit)
 
 
@@ -444,7 +444,7 @@ def best(
     [(3, ('z', 'x', 'y')), (4, ('z', 'xy')), (4, ('xyz',))]
     """
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
-        raise ExactCoverError(f"k must be a positive whole number or None, not {k!r}")
+        raise ExactCoverError(f"k must be a positive whole number or None, not {shown(k)}")
     if executor is not None:
         from . import parallel
 
@@ -487,7 +487,7 @@ def _best(req: _Request, weights: list[Number], hook: Callable[[SearchState], Nu
           k: int) -> tuple[list[tuple[Number, tuple[Hashable, ...]]], BudgetExceeded | None]:
     """The k best (score, labels) to maximise, best first, and the stop that cut the
     search short (None when it finished)."""
-    if req.core and hook is None and _engine.fits_best(req.links, weights):
+    if req.core and hook is None and _engine.fits_best(req.links, weights, k):
         return _engine.best(req, weights, k)
     bb = Bound(req.links, weights, hook, k)
     search = req.run("best", bb=bb)
@@ -519,10 +519,12 @@ def _weights(links: Links, weight: Callable[[Any], Number] | Mapping[Any, Number
         try:
             w = get(label)
         except Exception as e:  # noqa: BLE001 - report the label whose weight failed
-            raise ExactCoverError(f"weight of option {label!r} could not be computed: {e}") from e
+            raise ExactCoverError(
+                f"weight of option {shown(label)} could not be computed: {e}") from e
         if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (
                 isinstance(w, float) and not math.isfinite(w)):
-            raise ExactCoverError(f"weight of option {label!r} is {w!r}, not a finite number")
+            raise ExactCoverError(
+                f"weight of option {shown(label)} is {shown(w)}, not a finite number")
         floats = floats or isinstance(w, float)
         out.append(w)
     if floats:
