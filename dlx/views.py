@@ -245,10 +245,12 @@ def count(
     by what is left to solve, and a search that leaves the same again adds it
     without searching.  It counts far more solutions than a search can visit
     (the 12,988,816 domino tilings of an 8 x 8 board take a few thousand
-    nodes), with the same answer.  Its memory is bounded: a full cache stores
-    no more and warns once (:class:`~dlx.search.CacheFullWarning`); True keeps up
-    to 2**22 entries.  It runs on the pure engine, with bounds too (a larger key:
-    see :class:`~dlx.search.Memo`).
+    nodes), with the same answer.  Its memory is bounded in bytes: each entry is a
+    128-bit signature of what is left and a count, at most
+    :data:`~dlx.search.ENTRY_BYTES` (200) bytes whatever the depth; a full cache
+    stores no more and warns once (:class:`~dlx.search.CacheFullWarning`).  True
+    keeps up to 2**21 entries (at most 400 MiB).  It runs on the pure engine, with
+    bounds too (a larger key: see :class:`~dlx.search.Memo`).
     ``limit`` then caps the answer.
 
     >>> import dlx
@@ -303,7 +305,7 @@ def _memo(problem: ExactCover, cache: bool | int) -> Callable[[Links], Memo] | N
     if cache is False or cache is None:
         return None
     if cache is True:
-        limit = 1 << 22
+        limit = 1 << 21
     elif isinstance(cache, int) and not isinstance(cache, bool) and cache >= 1:
         limit = cache
     else:
