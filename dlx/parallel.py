@@ -137,7 +137,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
 __all__ = ["split", "count", "solutions", "first", "is_unique", "best", "Report", "executor",
-           "RETRIES", "REPORT_EVERY"]
+           "RETRIES", "REPORT_EVERY", "MAX_JOBS"]
 
 #: A piece: the labels of the forced options on the path to a node of the search tree.
 Piece = tuple[Hashable, ...]
@@ -157,6 +157,12 @@ _PIECES_PER_WORKER = 16         # the first split's target, per worker
 _MAX_CHUNK = 64                 # pieces per task at most
 _GRACE = 5.0                    # seconds to wait for running tasks after a timeout
 _HEARTBEAT = 0.5                # seconds between checks while waiting
+_CHAIN_START = 16               # nodes of the first search down a chain (then doubling)
+_ORPHAN_CHECK = 0.2             # seconds between a pool worker's looks at its parent
+
+#: The most worker processes :func:`executor` starts: more than a few per core only
+#: costs memory and start-up time (the search is CPU-bound).
+MAX_JOBS = max(32, 4 * (os.cpu_count() or 1))
 
 
 # ----------------------------------------------------------------------- the split
@@ -198,6 +204,29 @@ def _expand(problem: ExactCover, piece: Piece, heuristic: HeuristicName | Heuris
     return n, None, s
 
 
+def _follow(problem: ExactCover, piece: Piece, heuristic: HeuristicName | Heuristic | None,
+            engine: views.Engine | None, nodes: int, timeout: float | None
+            ) -> tuple[list[Piece], Stats] | None:
+    """Search below ``piece`` for at most ``nodes`` nodes, where the tree is a chain:
+    ``(what is left, the statistics of the nodes visited)`` when the search met no
+    solution and left at most one subtree (dead ends beside the path are visited
+    and counted); None when it met a solution or left several subtrees (then the
+    caller visits ``piece`` alone).
+
+    A deep chain (each node with one child, or one besides dead ends) is walked in
+    one search this way, instead of one search per level placing every forced
+    option again: that made :func:`split` quadratic in the depth."""
+    s = Stats()
+    try:
+        n = views.count(problem, forced=piece, max_nodes=nodes, timeout=timeout, stats=s,
+                        heuristic=heuristic, engine=engine, limit=1)
+    except BudgetExceeded as e:
+        if e.found or e.frontier is None or len(e.frontier) != 1:
+            return None
+        return [tuple(e.frontier[0])], s
+    return (None if n else ([], s))
+
+
 def _add(into: Stats, nodes: int, updates: int, solutions: int, profile: Sequence[int]) -> None:
     """Add one search's counts to ``into`` (profiles add level by level)."""
     into.nodes += nodes
@@ -217,11 +246,15 @@ def _counts(s: Stats) -> tuple[int, int, int, tuple[int, ...]]:
 
 def _cut(problem: ExactCover, root: Piece, *, pieces: int | None, depth: int | None,
          heuristic: HeuristicName | Heuristic | None, engine: views.Engine | None,
-         max_nodes: int | None = None) -> _Cut:
+         max_nodes: int | None = None, deadline: float | None = None) -> _Cut:
     """The frontier of the serial tree below ``root``: about ``pieces`` pieces,
     biggest-looking first, or every node at ``depth`` levels below ``root``
     (solutions above the cut are pieces too).  At most ``max_nodes`` nodes are
-    visited above the cut."""
+    visited above the cut, and the cut stops at ``deadline`` (``time.monotonic()``).
+
+    Its time is linear in the depth of the tree: a node with a single child is
+    not cut one level at a time, but followed down in searches of doubling size
+    (:func:`_follow`) until the tree branches."""
     base = len(root)
     above = Stats()
     done = 0.0
@@ -237,6 +270,8 @@ def _cut(problem: ExactCover, root: Piece, *, pieces: int | None, depth: int | N
             break
         if depth is not None and len(heap[0][2]) - base >= depth:
             break
+        if deadline is not None and time.monotonic() >= deadline:
+            break
         _, key, piece, weight = heapq.heappop(heap)
         n, children, s = _expand(problem, piece, heuristic, engine)
         if children is None and n:
@@ -245,6 +280,19 @@ def _cut(problem: ExactCover, root: Piece, *, pieces: int | None, depth: int | N
             whole = whole or n < 0
             continue
         _add(above, *_counts(s))
+        stride = _CHAIN_START
+        while depth is None and children is not None and len(children) == 1:
+            # a chain: walk down it in one search, not one search per level
+            room = stride if max_nodes is None else min(stride, max_nodes - above.nodes)
+            left = None if deadline is None else deadline - time.monotonic()
+            if room < 2 or left is not None and left <= 0:
+                break
+            walked = _follow(problem, children[0], heuristic, engine, room, left)
+            if walked is None:
+                break                   # the tree branches (or a solution) within reach
+            children, s = walked
+            _add(above, *_counts(s))
+            key, stride = (*key, 0), 2 * stride
         if not children:
             done += weight                              # a dead end (or a clash)
             continue
@@ -467,10 +515,24 @@ def _worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def _quiet() -> None:
-    """A worker process's initializer: leave Ctrl-C to the process that waits on it."""
+def _quiet(parent: int | None = None) -> None:
+    """A worker process's initializer: leave Ctrl-C to the process that waits on it, and
+    exit when that process is gone (a killed parent must not leave its pool running:
+    a watchdog thread looks every :data:`_ORPHAN_CHECK` seconds whether this process
+    still has the parent ``parent``, its pid when the pool was made)."""
     import signal
+    import threading
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is None:
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_ORPHAN_CHECK)
+        os._exit(1)                     # the parent died: nobody waits for our answers
+
+    threading.Thread(target=watch, name="dlx-orphan-watchdog", daemon=True).start()
 
 
 # ------------------------------------------------------------------------- progress
@@ -667,7 +729,8 @@ class _Driver:
 
     def _start(self) -> None:
         cut = _cut(self.problem, self.root, pieces=self.first_pieces, depth=None,
-                   heuristic=self.heuristic, engine=self.engine, max_nodes=self.max_nodes)
+                   heuristic=self.heuristic, engine=self.engine, max_nodes=self.max_nodes,
+                   deadline=self.deadline)
         _add(self.stats, *_counts(cut.above))
         self.splittable = not cut.whole
         self.spent += cut.above.nodes
@@ -1241,12 +1304,13 @@ def best(
 
 def executor(jobs: int | None = None, *, scheduler: str | None = None) -> Executor:
     """An Executor for the command line: ``jobs`` worker processes on this machine
-    (default: one per core), or the Dask cluster whose scheduler is at ``scheduler``
-    (``"tcp://host:8786"``; needs the ``dask`` extra).
+    (default: one per core; at most :data:`MAX_JOBS`), or the Dask cluster whose
+    scheduler is at ``scheduler`` (``"tcp://host:8786"``; needs the ``dask`` extra).
 
     Use it in a ``with`` block: leaving it shuts the pool down (or closes the Dask
     client).  The processes ignore Ctrl-C, which the caller handles: every piece
-    still queued is cancelled and KeyboardInterrupt propagates.
+    still queued is cancelled and KeyboardInterrupt propagates.  They exit within
+    a fraction of a second when the process that made them dies (even by SIGKILL).
 
     >>> import dlx
     >>> with dlx.parallel.executor(jobs=1) as ex:
@@ -1258,8 +1322,12 @@ def executor(jobs: int | None = None, *, scheduler: str | None = None) -> Execut
             raise ExactCoverError("give jobs= or scheduler=, not both")
         return _dask(scheduler)
     views._check_positive(jobs, "jobs")
+    if jobs is not None and jobs > MAX_JOBS:
+        raise ExactCoverError(f"jobs must be at most {MAX_JOBS} ({os.cpu_count() or 1} cores"
+                              f" here), not {shown(jobs)}")
     from concurrent.futures import ProcessPoolExecutor
-    return ProcessPoolExecutor(max_workers=jobs or os.cpu_count() or 1, initializer=_quiet)
+    return ProcessPoolExecutor(max_workers=jobs or os.cpu_count() or 1, initializer=_quiet,
+                               initargs=(os.getpid(),))
 
 
 def _dask(address: str) -> Executor:

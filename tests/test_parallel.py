@@ -101,6 +101,55 @@ def test_split_by_depth_adds_up(p, depth, engine):
         assert len(piece) == depth or piece in solutions
 
 
+@st.composite
+def chained(draw):
+    """A random problem below a chain: items c0.. of one option each (chosen first, as
+    their lists are shortest), some with dead-end siblings beside them."""
+    p = draw(st.one_of(problems(), colored_problems()))
+    length = draw(st.integers(1, 40))
+    options = {("c", k): [("c", k)] for k in range(length)}
+    for k in draw(st.lists(st.integers(0, length - 1), max_size=5, unique=True)):
+        options[("dead", k)] = [("c", k), ("never",)]     # ("never",) has no other option
+    options.update(p.options)
+    primary = [("c", k) for k in range(length)] + list(p.primary)
+    if any(label[0] == "dead" for label in options if isinstance(label, tuple)):
+        primary.append(("never",))
+        options[("never-alone",)] = [("never",), ("c", 0)]
+    return dlx.ExactCover(options, secondary=p.secondary, primary=primary)
+
+
+@given(chained(), st.integers(1, 20), st.sampled_from(ENGINES))
+def test_split_down_a_chain_adds_up(p, n, engine):
+    # issue 20: split walks a chain in searches of doubling size (it was quadratic in
+    # the depth); the pieces and the nodes above them still add up exactly
+    above = dlx.Stats()
+    pieces = parallel.split(p, pieces=n, stats=above, engine=engine)
+    check_split(p, pieces, above, engine)
+
+
+def test_a_deep_chain_splits_and_stops_at_the_deadline(tmp_path):
+    """A count below a chain of 20,000 levels with --jobs 2 --timeout 2 once ran 46 s:
+    the split placed every forced option again at each level.  Now it stops about on
+    time (exit 124, what it found so far)."""
+    n, depth = 13, 20_000
+    items = [f"c{k}" for k in range(depth)] + [f"r{r}" for r in range(n)] + \
+        [f"f{c}" for c in range(n)]
+    diagonals = [f"u{k}" for k in range(2 * n - 1)] + [f"d{k}" for k in range(2 * n - 1)]
+    lines = [" ".join(items) + " | " + " ".join(diagonals)] + items[:depth]
+    lines += [f"r{r} f{c} u{r + c} d{r - c + n - 1}" for r in range(n) for c in range(n)]
+    path = tmp_path / "deep.dlx"
+    path.write_text("\n".join(lines) + "\n")
+    began = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "dlx", "solve", str(path), "--count",
+                          "--jobs", "2", "--timeout", "2"], capture_output=True, text=True,
+                         timeout=60)
+    elapsed = time.monotonic() - began
+    assert out.returncode in (0, 124), out.stderr
+    if out.returncode == 124:
+        assert out.stdout.strip().endswith("+") and "time limit" in out.stderr
+    assert elapsed < 20, elapsed            # was 46 s; about 2 s plus start-up when quiet
+
+
 @given(problems(), st.data())
 def test_split_below_forced_options_adds_up(p, data):
     first = list(dlx.solutions(p, limit=1, max_nodes=BUDGET))
@@ -528,6 +577,60 @@ def test_ctrl_c_cancels_every_piece():
         time.sleep(0.05)
     else:
         pytest.fail("worker processes outlived the interrupted run")
+
+
+ORPHANS = """
+import os, sys, time
+from concurrent.futures import wait
+import dlx
+from dlx import parallel
+sys.path.insert(0, "tests")
+from helpers import queens
+ex = parallel.executor(jobs=2)
+futures = [ex.submit(time.sleep, 0.5) for _ in range(2)]    # the workers start
+wait(futures)
+print(" ".join(str(pid) for pid in ex._processes), flush=True)
+dlx.parallel.count(queens(14), ex)                          # long: it is killed first
+"""
+
+
+def test_pool_workers_exit_when_their_parent_is_killed():
+    """Issue 20: after SIGTERM (or SIGKILL) to the parent, its pool workers lived on for
+    10-60 s (thousands of them with --jobs 100000).  They now notice within a second."""
+    proc = subprocess.Popen([sys.executable, "-c", ORPHANS], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        workers = [int(pid) for pid in proc.stdout.readline().split()]
+        assert len(workers) == 2
+        time.sleep(0.3)
+        proc.kill()                         # SIGKILL: no clean-up code runs in the parent
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        alive = set(workers)
+        while alive and time.monotonic() < deadline:
+            for pid in list(alive):
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    alive.discard(pid)
+            time.sleep(0.05)
+        left = time.monotonic() - (deadline - 10)
+        assert not alive, f"workers {sorted(alive)} outlived their parent"
+        assert left < 5, left
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def test_jobs_are_capped():
+    with pytest.raises(dlx.ExactCoverError, match="at most"):
+        parallel.executor(jobs=parallel.MAX_JOBS + 1)
+    with pytest.raises(dlx.ExactCoverError, match="at most"):
+        parallel.executor(jobs=10**5000)
 
 
 # ------------------------------------------------------------------------- Dask
