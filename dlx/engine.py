@@ -226,7 +226,7 @@ def fits_best(links: Links, weights: list[Any], k: int = 1) -> bool:
         return True
     if not all(isinstance(w, int) for w in weights):
         return False
-    from .search import shares
+    from .bound import shares
 
     scale, _ = shares(links, weights)
     top = max((abs(w) for w in weights), default=0)
@@ -237,8 +237,8 @@ def best(req: Any, weights: list[Any], k: int
          ) -> tuple[list[tuple[Any, tuple[Hashable, ...]]], BudgetExceeded | None]:
     """The core's branch and bound: the k best ``(score, labels)`` to maximise, best
     first, and the stop that cut it short (None).  The shares of the default bound
-    are those of :func:`dlx.search.ratios`, computed here."""
-    from .search import shares
+    are those of :func:`dlx.bound.shares`, computed here."""
+    from .bound import shares
 
     links = req.links
     scale, share = shares(links, weights)

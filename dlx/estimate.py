@@ -26,10 +26,11 @@ import random
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
+from .dance import Dance, first_empty, others
 from .errors import ExactCoverError, shown
 from .links import Links
 from .problem import ExactCover
-from .search import Dance, HeuristicName, _chooser, _first_empty, others
+from .search import HeuristicName, _chooser
 
 __all__ = ["Estimate", "estimate", "MAX_SAMPLES"]
 
@@ -99,13 +100,13 @@ def _probe(dance: Dance, choose: object, rng: random.Random, forced: list[int]
            ) -> tuple[float, float]:
     """One random path: (its estimate of the nodes, of the solutions)."""
     t = dance.links
-    TOP, COLOR, D = t.TOP, t.COLOR, t.DLINK
+    TOP, D = t.TOP, t.DLINK
     path: list[int] = []
     for f in forced:                                 # the root: below the forced options
         path.append(f)
         dance.cover(TOP[f])
         for q in others(t, f):
-            dance.cover(TOP[q], COLOR[q])
+            dance.commit(q)
     size = 1.0          # D_l: the nodes at this level of the path, estimated
     total = 1.0
     solutions = 0.0
@@ -113,7 +114,7 @@ def _probe(dance: Dance, choose: object, rng: random.Random, forced: list[int]
         if t.RLINK[0] == 0:
             solutions = size
             break
-        i = _first_empty(t) if dance.empty else choose(t)  # type: ignore[operator]
+        i = first_empty(t) if dance.empty else choose(t)  # type: ignore[operator]
         d = t.LEN[i]
         if d == 0:
             break
@@ -124,11 +125,11 @@ def _probe(dance: Dance, choose: object, rng: random.Random, forced: list[int]
         total += size
         dance.cover(i)
         for q in others(t, x):
-            dance.cover(TOP[q], COLOR[q])
+            dance.commit(q)
         path.append(x)
     for x in reversed(path):                       # undo the path, deepest first
         for q in reversed(others(t, x)):
-            dance.uncover(TOP[q], COLOR[q])
+            dance.uncommit(q)
         dance.uncover(TOP[x])
     return total, solutions
 

@@ -49,11 +49,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from . import engine as _engine
+from .bound import Bound, Number, SearchState
 from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Event, Stats
 from .links import Links
+from .memo import Memo
 from .problem import ExactCover
-from .search import Bound, Heuristic, HeuristicName, Memo, Number, SearchState, run
+from .search import Heuristic, HeuristicName, run
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -247,10 +249,10 @@ def count(
     (the 12,988,816 domino tilings of an 8 x 8 board take a few thousand
     nodes), with the same answer.  Its memory is bounded in bytes: each entry is a
     128-bit signature of what is left and a count, at most
-    :data:`~dlx.search.ENTRY_BYTES` (200) bytes whatever the depth; a full cache
-    stores no more and warns once (:class:`~dlx.search.CacheFullWarning`).  True
+    :data:`~dlx.memo.ENTRY_BYTES` (200) bytes whatever the depth; a full cache
+    stores no more and warns once (:class:`~dlx.memo.CacheFullWarning`).  True
     keeps up to 2**21 entries (at most 400 MiB).  It runs on the pure engine, with
-    bounds too (a larger key: see :class:`~dlx.search.Memo`).
+    bounds too (a larger key: see :class:`~dlx.memo.Memo`).
     ``limit`` then caps the answer.
 
     >>> import dlx
@@ -409,7 +411,7 @@ def best(
         ``bound(state) -> number``: an optimistic estimate (never below the truth
         when maximising, never above when minimising) of the weight the
         uncovered items can still add, given a :class:`~dlx.SearchState`.  The
-        default is the generic bound of :class:`dlx.search.Bound`; a
+        default is the generic bound of :class:`dlx.bound.Bound`; a
         problem-specific bound can prune much more.  It always runs on the pure
         engine.
     max_nodes, timeout, stats, heuristic, progress, forced, engine

@@ -480,11 +480,11 @@ def test_core_objects_check_their_arguments():
     with pytest.raises(ValueError):
         _core.Table(t.N1, t.N, t.LLINK, t.RLINK, t.ULINK, t.DLINK, t.LEN, t.TOP[:-1],
                     t.COLOR, t.OPT, len(t.labels))
-    with pytest.raises(ValueError, match="not an option"):
+    with pytest.raises(ValueError, match="not in 0..5"):
         _core.Search(table, t.labels, "count", forced=[len(t.labels)])
     with pytest.raises(TypeError):
         _core.Search(table, t.labels, "count", forced=3)
-    with pytest.raises(ValueError, match="not an option"):
+    with pytest.raises(ValueError, match="-1 is not in 0..5"):
         table.batch([[-1]])
     search = _core.Search(table, t.labels, "count")
     with pytest.raises(RuntimeError):

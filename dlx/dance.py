@@ -1,0 +1,382 @@
+"""The dance steps of the pure engine, each written once under Knuth's name (TAOCP 7.2.2.1).
+
+:class:`Dance` holds them: ``hide``/``unhide`` an option (7.2.2.1-(13), (15)),
+``cover``/``uncover`` an item ((12), (14)), ``purify``/``unpurify`` a secondary
+item and ``commit``/``uncommit`` a node (Algorithm C), and for bounds on items
+(Algorithm M, Knuth's DLX3) ``commit_bounded``/``uncommit_bounded`` and
+``tweak``/``untweak``.  The choosers of step X3 (M3) are here too: minimum
+remaining values (:func:`choose_mrv`), the first item, and Algorithm M's
+branching degree (:func:`choose_bounded`).  The compiled core has the same steps
+under the same names in ``dlx/_core/dance.h``.  The loop that calls them is
+:mod:`dlx.search`.
+
+>>> from dlx.problem import ExactCover
+>>> from dlx.links import Links
+>>> links = Links.build(ExactCover({"x": ["a"], "y": ["b"], "xy": ["a", "b"]}))
+>>> dance = Dance(links)
+>>> dance.cover(1); links.active_items(), dance.updates      # a out: x and xy hidden
+([2], 2)
+>>> dance.uncover(1); links.active_items()
+[1, 2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .links import Links
+
+__all__ = ["Dance", "others", "choose_mrv", "choose_first", "choose_bounded", "degree",
+           "first_empty", "LOOKAHEAD"]
+
+#: The early-failure test of X5 looks at most this many nodes ahead (so that an option
+#: of many items costs linear, not quadratic, time); the C core uses the same number.
+LOOKAHEAD = 64
+
+
+class Dance:
+    """The dance steps on one search's links, and the counters they keep.
+
+    Each step is written once, under Knuth's name (TAOCP 7.2.2.1): ``hide`` and
+    ``unhide`` an option, ``cover`` and ``uncover`` an item, ``purify`` and
+    ``unpurify`` a secondary item, ``commit`` and ``uncommit`` a node (Algorithm
+    C); with bounds (Algorithm M), ``commit_bounded``, ``uncommit_bounded``,
+    ``tweak`` and ``untweak``.  The C core (``dlx/_core/dance.h``) has the same
+    steps under the same names.
+
+    The attributes are the links' lists under Knuth's names (the same list
+    objects: the steps change ``links`` in place), plus the tables of each
+    node's other nodes in primary and in secondary items
+    (:meth:`~dlx.links.Links.others_table`).  ``updates`` counts Knuth's
+    updates (a node taken out of an item's list, or an item out of the item
+    list); ``empty`` counts the uncovered primary items whose list is empty
+    (early failure reads it).  Only primary items keep their lengths up to date:
+    no heuristic looks at a secondary item's.
+    """
+
+    __slots__ = ("links", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR",
+                 "OTHERS", "BOUND", "SLACK", "N1", "updates", "empty")
+
+    def __init__(self, links: Links) -> None:
+        self.links = links
+        self.LLINK, self.RLINK, self.ULINK, self.DLINK = (
+            links.LLINK, links.RLINK, links.ULINK, links.DLINK)
+        self.LEN, self.TOP, self.COLOR = links.LEN, links.TOP, links.COLOR
+        self.BOUND, self.SLACK = links.BOUND, links.SLACK
+        self.OTHERS = links.others_table()
+        self.N1 = links.N1
+        self.updates = 0
+        self.empty = sum(1 for i in links.active_items() if links.LEN[i] == 0)
+
+    def hide(self, p: int) -> None:
+        """Hide the option of node p (7.2.2.1-(13), Algorithm C's hide'): take p's
+        other nodes out of their items' lists, leaving purified nodes alone (only
+        secondary items are ever purified)."""
+        U, D, LEN, TOP, COLOR = self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR
+        primary, secondary, n = self.OTHERS[p] or self.links.split_others(p)
+        for q in primary:
+            u, d = U[q], D[q]
+            D[u] = d
+            U[d] = u
+            j = TOP[q]
+            LEN[j] -= 1
+            if LEN[j] == 0:
+                self.empty += 1
+        for q in secondary:
+            if COLOR[q] >= 0:
+                u, d = U[q], D[q]
+                D[u] = d
+                U[d] = u
+            else:                                   # purified: left alone, no update
+                n -= 1
+        self.updates += n
+
+    def unhide(self, p: int) -> None:
+        """Undo hide(p) (7.2.2.1-(15))."""
+        U, D, LEN, TOP, COLOR = self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR
+        primary, secondary, _ = self.OTHERS[p] or self.links.split_others(p)
+        for q in primary:
+            D[U[q]] = q
+            U[D[q]] = q
+            j = TOP[q]
+            if LEN[j] == 0:
+                self.empty -= 1
+            LEN[j] += 1
+        for q in secondary:
+            if COLOR[q] >= 0:
+                D[U[q]] = q
+                U[D[q]] = q
+
+    def cover(self, i: int) -> None:
+        """Cover item i (7.2.2.1-(12)): hide every option in its list, top to bottom,
+        then take i out of the item list.
+
+        The hides are :meth:`hide` written out: this loop is where the pure engine
+        spends its time, and a call per option cost a fifth of it."""
+        U, D, LEN, TOP, COLOR, OTHERS = (self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR,
+                                         self.OTHERS)
+        updates, emptied = 1, 0
+        p = D[i]
+        while p != i:
+            primary, secondary, n = OTHERS[p] or self.links.split_others(p)    # hide(p)
+            updates += n
+            for q in primary:
+                u, d = U[q], D[q]
+                D[u] = d
+                U[d] = u
+                j = TOP[q]
+                left = LEN[j] - 1
+                LEN[j] = left
+                if left == 0:
+                    emptied += 1
+            for q in secondary:
+                if COLOR[q] >= 0:
+                    u, d = U[q], D[q]
+                    D[u] = d
+                    U[d] = u
+                else:
+                    updates -= 1
+            p = D[p]
+        left_item, right_item = self.LLINK[i], self.RLINK[i]               # deactivate(i)
+        self.RLINK[left_item] = right_item
+        self.LLINK[right_item] = left_item
+        if LEN[i] == 0 and i <= self.N1:
+            emptied -= 1
+        self.empty += emptied
+        self.updates += updates
+
+    def uncover(self, i: int, relink: bool = True) -> None:
+        """Undo cover(i) (7.2.2.1-(14)): put i back in the item list, then unhide its
+        options from the bottom up (:meth:`unhide` written out, as in cover).  With
+        ``relink`` False, i stays out of the item list (Algorithm M puts it back
+        itself)."""
+        U, D, LEN, TOP, COLOR, OTHERS = (self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR,
+                                         self.OTHERS)
+        refilled = 0
+        if relink:
+            self.RLINK[self.LLINK[i]] = i                                   # reactivate(i)
+            self.LLINK[self.RLINK[i]] = i
+            if LEN[i] == 0 and i <= self.N1:
+                refilled -= 1
+        p = U[i]
+        while p != i:
+            primary, secondary, _ = OTHERS[p] or self.links.split_others(p)  # unhide(p)
+            for q in primary:
+                D[U[q]] = q
+                U[D[q]] = q
+                j = TOP[q]
+                had = LEN[j]
+                if had == 0:
+                    refilled += 1
+                LEN[j] = had + 1
+            for q in secondary:
+                if COLOR[q] >= 0:
+                    D[U[q]] = q
+                    U[D[q]] = q
+            p = U[p]
+        self.empty -= refilled
+
+    def purify(self, p: int) -> None:
+        """Purify the item of node p, which gives it colour c (Algorithm C): hide the
+        options that give it another colour, mark those that agree as purified
+        (COLOR -1), and record c in the item's header (COLOR[i], as Knuth does); the
+        item stays in the item list."""
+        D, COLOR = self.DLINK, self.COLOR
+        i, c = self.TOP[p], COLOR[p]
+        q = D[i]
+        while q != i:
+            if COLOR[q] == c:
+                COLOR[q] = -1
+            else:
+                self.hide(q)
+            q = D[q]
+        COLOR[i] = c
+
+    def unpurify(self, p: int) -> None:
+        """Undo purify(p), bottom up."""
+        U, COLOR = self.ULINK, self.COLOR
+        i = self.TOP[p]
+        c = COLOR[i]
+        COLOR[i] = 0
+        q = U[i]
+        while q != i:
+            if COLOR[q] < 0:
+                COLOR[q] = c
+            else:
+                self.unhide(q)
+            q = U[q]
+
+    def commit(self, q: int) -> None:
+        """Algorithm C's commit of node q: cover its item when q has no colour, purify
+        it when it has one; a node already purified (COLOR -1) needs nothing."""
+        c = self.COLOR[q]
+        if c == 0:
+            self.cover(self.TOP[q])
+        elif c > 0:
+            self.purify(q)
+
+    def uncommit(self, q: int) -> None:
+        """Undo commit(q)."""
+        c = self.COLOR[q]
+        if c == 0:
+            self.uncover(self.TOP[q])
+        elif c > 0:
+            self.unpurify(q)
+
+    def deactivate(self, i: int) -> None:
+        """Take item i out of the item list (it needs no more options)."""
+        left, right = self.LLINK[i], self.RLINK[i]
+        self.RLINK[left] = right
+        self.LLINK[right] = left
+
+    def reactivate(self, i: int) -> None:
+        """Undo deactivate(i)."""
+        self.RLINK[self.LLINK[i]] = i
+        self.LLINK[self.RLINK[i]] = i
+
+    # -- Algorithm M: bounds on primary items (TAOCP 7.2.2.1, Knuth's DLX3) ------
+
+    def commit_bounded(self, q: int) -> None:
+        """Algorithm M's commit of node q: a primary item may be covered BOUND more
+        times (cover it when that reaches 0); a secondary item as Algorithm C."""
+        i = self.TOP[q]
+        if i <= self.N1:
+            self.BOUND[i] -= 1
+            if self.BOUND[i] == 0:
+                self.cover(i)
+        else:
+            self.commit(q)
+
+    def uncommit_bounded(self, q: int) -> None:
+        """Undo commit_bounded(q)."""
+        i = self.TOP[q]
+        if i <= self.N1:
+            if self.BOUND[i] == 0:
+                self.uncover(i)
+            self.BOUND[i] += 1
+        else:
+            self.uncommit(q)
+
+    def tweak(self, x: int, block: bool) -> None:
+        """Take node x out of its item's list (Knuth's tweak); with ``block``, hide
+        the rest of x's option too, so that x can't be chosen again below."""
+        U, D, LEN, TOP, COLOR = self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR
+        nodes = (x, *(self.links.cyclic_table()[x] or others(self.links, x))) if block else (x,)
+        for q in nodes:
+            if COLOR[q] >= 0:
+                u, d = U[q], D[q]
+                D[u] = d
+                U[d] = u
+                if TOP[q] <= self.N1:
+                    LEN[TOP[q]] -= 1
+                self.updates += 1
+
+    def untweak_option(self, x: int) -> None:
+        """Undo tweak(x, True): put every node of x's option back in its list."""
+        U, D, LEN, TOP, COLOR = self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR
+        for q in (x, *(self.links.cyclic_table()[x] or others(self.links, x))):
+            if COLOR[q] >= 0:
+                D[U[q]] = q
+                U[D[q]] = q
+                if TOP[q] <= self.N1:
+                    LEN[TOP[q]] += 1
+
+    def untweak(self, i: int, first: int, block: bool) -> None:
+        """Put back the nodes tweaked out of item i's list since ``first`` (the first
+        of them), unhiding their options when ``block`` (Knuth's untweak)."""
+        U, D, LEN, TOP, COLOR = self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR
+        last = D[i]             # the first node still in the list (or i)
+        D[i] = first
+        above, q = i, first
+        while q != last:        # the tweaked nodes still point down to each other
+            U[q] = above
+            LEN[i] += 1
+            if block:
+                for r in self.links.cyclic_table()[q] or others(self.links, q):
+                    if COLOR[r] >= 0:
+                        D[U[r]] = r
+                        U[D[r]] = r
+                        if TOP[r] <= self.N1:
+                            LEN[TOP[r]] += 1
+            above, q = q, D[q]
+        U[last] = above
+
+    def dead_end_beyond(self, rest: Sequence[int], start: int) -> bool:
+        """Early failure: True when some uncovered primary item with no option left is
+        not the item of a node in ``rest[start:]`` (the nodes of x_l still to
+        commit), so x_l cannot lead to a solution.  Looks at most ``LOOKAHEAD``
+        nodes ahead."""
+        if self.empty == 0 or len(rest) - start > LOOKAHEAD:
+            return False
+        TOP, LEN, n1 = self.TOP, self.LEN, self.N1
+        empty_ahead = 0
+        for q in rest[start:]:
+            if TOP[q] <= n1 and LEN[TOP[q]] == 0:
+                empty_ahead += 1
+        return self.empty > empty_ahead
+
+
+def others(links: Links, x: int) -> tuple[int, ...]:
+    """The other nodes of x's option in Knuth's cyclic order: x+1, ..., then from
+    the option's first node up to x-1."""
+    row = links.ROW[x]
+    at = x - row[0]
+    return row[at + 1:] + row[:at]
+
+
+
+# ----------------------------------------------------------------------- X3: choosing
+
+
+def choose_mrv(links: Links) -> int:
+    """Minimum remaining values: the first uncovered primary item of shortest list.
+
+    Called when no uncovered primary item is empty, so the scan may stop at the
+    first item of length 1: nothing is shorter."""
+    RL, LEN = links.RLINK, links.LEN
+    best = RL[0]
+    shortest = LEN[best]
+    j = RL[best]
+    while j != 0 and shortest > 1:
+        if LEN[j] < shortest:
+            best, shortest = j, LEN[j]
+        j = RL[j]
+    return best
+
+
+def choose_first(links: Links) -> int:
+    """The first uncovered primary item."""
+    return links.RLINK[0]
+
+
+def choose_bounded(links: Links) -> int:
+    """Algorithm M's choice (Knuth's DLX3): the item of smallest *branching degree*
+    ``LEN + s - BOUND + 1``, where ``s = min(SLACK, BOUND)`` (the number of ways to
+    go on from it, counting the null choice); ties go to the smaller s, then the
+    longer list, then the first.  A degree below 1 is a dead end.  Without
+    bounds the degree is LEN: this is then minimum remaining values."""
+    RL, LEN, BOUND, SLACK = links.RLINK, links.LEN, links.BOUND, links.SLACK
+    best, key = 0, (0, 0, 0)
+    j = RL[0]
+    while j != 0:
+        s = min(SLACK[j], BOUND[j])
+        this = (LEN[j] + s - BOUND[j] + 1, s, -LEN[j])
+        if best == 0 or this < key:
+            best, key = j, this
+        j = RL[j]
+    return best
+
+
+def degree(links: Links, i: int) -> int:
+    """The branching degree of item i (see :func:`choose_bounded`)."""
+    s = min(links.SLACK[i], links.BOUND[i])
+    return links.LEN[i] + s - links.BOUND[i] + 1
+
+
+def first_empty(t: Links) -> int:
+    """The first uncovered primary item with no option left."""
+    RL, LEN = t.RLINK, t.LEN
+    j = RL[0]
+    while LEN[j] != 0:
+        j = RL[j]
+    return j
