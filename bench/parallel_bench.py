@@ -56,6 +56,10 @@ sys.path.insert(0, str(HERE.parent))
 
 import dlx  # noqa: E402
 from dlx import parallel  # noqa: E402
+from dlx.options import Options  # noqa: E402
+from dlx.parallel import schedule, worker  # noqa: E402
+from dlx.parallel import split as split_module  # noqa: E402
+from dlx.parallel.answers import CountAnswer  # noqa: E402
 from problems import catalog, queens  # noqa: E402
 
 DEFAULT_DATA = Path("/tmp/dlx_parallel_pieces.json")
@@ -179,8 +183,8 @@ def _round_trip(ex, n=200):
     parallel.count(p, ex)
     t = time.perf_counter()
     for _ in range(n):
-        ex.submit(parallel._work, parallel._Task(
-            parallel._problem_key(p), None, "count", ((),), None, None, None, None, None,
+        ex.submit(worker.work, worker.Task(
+            schedule._problem_key(p), None, "count", ((),), None, None, None, None, None,
             True, 1, None, 0)).result()
     return (time.perf_counter() - t) / n
 
@@ -188,7 +192,7 @@ def _round_trip(ex, n=200):
 def _driver_cost(ex):
     """The driver's CPU seconds per task, on many small tasks."""
     p = queens.encode(12)
-    drv = parallel._Driver(p, ex, "count", piece_nodes=2000)
+    drv = schedule.Driver(p, ex, CountAnswer(None), Options(), piece_nodes=2000)
     tasks = 0
     submit = drv._submit
 
@@ -214,7 +218,7 @@ def measure(args) -> None:
           f" ({above.nodes} nodes above them)")
     t = time.perf_counter()
     for _ in range(200):
-        parallel._expand(p, pieces[0][:2], None, None)
+        split_module.expand(p, pieces[0][:2], None, None)
     expand_seconds = (time.perf_counter() - t) / 200
     rows, fine_rows = [], []
     t0 = time.perf_counter()
@@ -415,7 +419,7 @@ def simulate(args) -> None:
           f" {ordered[int(len(ordered) * 0.99)] * 1e3:.1f} ms, mean"
           f" {total / len(times) * 1e3:.2f} ms")
     nodes = sum(r["nodes"] for r in data["pieces"])
-    shortest = parallel._MIN_BUDGET * total / nodes     # the smallest budget, in seconds
+    shortest = schedule._MIN_BUDGET * total / nodes     # the smallest budget, in seconds
     settings = [("processes", data["pool_round_trip"], data["driver_per_task"]),
                 ("Dask", data["dask_round_trip"], data["driver_per_task"])]
     for name, trip, driver in settings:

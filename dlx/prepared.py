@@ -35,9 +35,10 @@ from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Stats
 from .links import Links
 from .minimal import Minimized
+from .options import Engine, check_positive
 from .problem import ExactCover
 from .search import run
-from .views import Engine, _check_positive, count, first, is_unique, solutions
+from .views import count, first, is_unique, solutions
 
 __all__ = ["Prepared", "Answer", "Minimized"]
 
@@ -161,8 +162,8 @@ class Prepared:
         >>> p.labels, p.batch([[2]], indices=True)[0].first
         (('x', 'y', 'xy'), (2,))
         """
-        _check_positive(limit, "limit")
-        _check_positive(max_nodes, "max_nodes")
+        check_positive(limit, "limit")
+        check_positive(max_nodes, "max_nodes")
         if timeout is not None and (isinstance(timeout, bool)
                                     or not isinstance(timeout, (int, float))
                                     or not 0 < timeout < float("inf")):
@@ -232,7 +233,7 @@ class Prepared:
         >>> p.minimize(["x", "y"])
         Minimized(kept=('y',), searches=2, nodes=3, unknown=0)
         """
-        _check_positive(max_nodes, "max_nodes")
+        check_positive(max_nodes, "max_nodes")
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ExactCoverError(f"keep must be a whole number, not {shown(keep)}")
         links = self._links

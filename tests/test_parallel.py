@@ -448,13 +448,18 @@ def test_the_views_take_an_executor():
 
 
 def test_the_problem_is_sent_again_to_a_worker_without_it(processes):
+    from dlx.options import Options
+    from dlx.parallel.answers import CountAnswer
+    from dlx.parallel.schedule import _KEYS, Driver
+
     p = queens(7)
-    parallel._KEYS[p] = "a key no worker has seen"
-    drv = parallel._Driver(p, processes, "count")
+    _KEYS[p] = "a key no worker has seen"
+    answer = CountAnswer(None)
+    drv = Driver(p, processes, answer, Options())
     drv.blobs_sent = drv.width                     # as if every worker had it already
     for _ in drv.run():
         pass
-    assert drv.total == 40
+    assert answer.result() == 40
 
 
 def kill_one_worker(executor: Executor):

@@ -1,0 +1,277 @@
+"""How each view's answers are found in a piece and merged: one small class per view.
+
+A worker runs :meth:`Answer.search` on each piece of its task (the serial view,
+:mod:`dlx.serial`, below the piece's forced options); the driver hands each
+piece's answer to :meth:`Answer.take` with the piece's key (its place in search
+order), and reads the merged answer with :meth:`Answer.result`.
+
+* :class:`CountAnswer` adds counts, up to the limit.
+* :class:`SolutionsAnswer` holds solutions back until every earlier piece is done
+  (``ordered``), so that they come out in the serial order.
+* :class:`FirstAnswer` stops at the first solution any piece finds.
+* :class:`BestAnswer` keeps the k best of the pieces' k best, ties to the earlier
+  piece: the serial answer.
+
+>>> a = CountAnswer(limit=None)
+>>> a.take((0,), 3); a.take((1,), 4); a.result()
+7
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, ClassVar
+
+from .. import serial
+from ..options import Options
+from ..problem import ExactCover
+from .split import Piece
+
+__all__ = ["Answer", "CountAnswer", "SolutionsAnswer", "FirstAnswer", "BestAnswer", "KINDS",
+           "Job"]
+
+#: The key after every piece's (where the best of pieces cut part way are merged).
+_AFTER: tuple[int, ...] = (1 << 62,)
+
+
+class Job:
+    """What a piece's search needs besides its options: the limit left, and for best
+    the weights and what to do with them."""
+
+    __slots__ = ("limit", "weights", "k", "maximize", "bound")
+
+    def __init__(self, limit: int | None = None, weights: Mapping[Any, Any] | None = None,
+                 k: int = 1, maximize: bool = True, bound: Callable[..., Any] | None = None
+                 ) -> None:
+        self.limit, self.weights, self.k, self.maximize, self.bound = (
+            limit, weights, k, maximize, bound)
+
+
+class Answer:
+    """The merged answer of one parallel run (see the module's docstring)."""
+
+    #: The name a task carries to its worker (which looks the class up in KINDS).
+    kind: ClassVar[str]
+    #: A task of this view gets this many times the usual node budget.
+    budget_factor: ClassVar[int] = 1
+    #: Can a piece that ran out of its budget hand back its unexplored subtrees?
+    resumable: ClassVar[bool] = True
+
+    finished = False                # nothing more to find (a limit reached, a first found)
+
+    # -- in the worker ---------------------------------------------------------
+
+    @staticmethod
+    def search(problem: ExactCover, opts: Options, job: Job) -> Any:
+        """The answer below one piece (``opts.forced``)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def used(r: Any) -> int:
+        """How much of the task's limit the piece's answer ``r`` used."""
+        return 0
+
+    @staticmethod
+    def enough(r: Any) -> bool:
+        """Should the task stop after a piece that answered ``r``?"""
+        return False
+
+    # -- in the driver ---------------------------------------------------------
+
+    def limit_left(self) -> int | None:
+        """The limit a new task gets (None: no limit)."""
+        return None
+
+    def take(self, key: tuple[int, ...], r: Any) -> None:
+        """Merge the answer ``r`` found under ``key`` (a piece's, or part of one)."""
+        raise NotImplementedError
+
+    def take_partial(self, key: tuple[int, ...], partial: Any) -> None:
+        """A piece stopped part way, handing back its unexplored subtrees: merge what it
+        found before it stopped (``BudgetExceeded.found``)."""
+        self.take(key, partial)
+
+    def keep_partial(self, partial: Any) -> None:
+        """A piece stopped part way with no subtrees to hand back (it is run again, cut
+        one level down): keep what it found that will not be found again."""
+
+    def opened(self, key: tuple[int, ...]) -> None:
+        """A piece with ``key`` joined the queue."""
+
+    def closed(self, key: tuple[int, ...]) -> None:
+        """The piece with ``key`` is done (its answer taken, or its subtrees queued)."""
+
+    def release(self) -> Iterator[list[Piece]]:
+        """Solutions that may be handed out now (solutions only)."""
+        return iter(())
+
+    def so_far(self) -> Any:
+        """What was found, for a BudgetExceeded."""
+        return None
+
+    def result(self) -> Any:
+        """The merged answer."""
+        raise NotImplementedError
+
+
+class CountAnswer(Answer):
+    kind = "count"
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.total = 0
+
+    @staticmethod
+    def search(problem: ExactCover, opts: Options, job: Job) -> int:
+        return serial.count(problem, opts, limit=job.limit)
+
+    @staticmethod
+    def used(r: int) -> int:
+        return r
+
+    def limit_left(self) -> int | None:
+        return None if self.limit is None else self.limit - self.total
+
+    def take(self, key: tuple[int, ...], r: int) -> None:
+        self.total += r
+        if self.limit is not None and self.total >= self.limit:
+            self.total = self.limit
+            self.finished = True
+
+    def so_far(self) -> int:
+        return self.total
+
+    def result(self) -> int:
+        return self.total
+
+
+class SolutionsAnswer(Answer):
+    kind = "solutions"
+
+    def __init__(self, limit: int | None, ordered: bool = True) -> None:
+        self.limit, self.ordered = limit, ordered
+        self.released = 0                                   # solutions handed out
+        self.ready: list[tuple[tuple[int, ...], list[Piece]]] = []   # held back
+        self.open: list[tuple[int, ...]] = []               # keys of pieces not done (heap)
+        self.done: set[tuple[int, ...]] = set()
+
+    @staticmethod
+    def search(problem: ExactCover, opts: Options, job: Job) -> list[Piece]:
+        return list(serial.solutions(problem, opts, limit=job.limit))
+
+    @staticmethod
+    def used(r: list[Piece]) -> int:
+        return len(r)
+
+    def limit_left(self) -> int | None:
+        if self.limit is None:
+            return None
+        held = sum(len(sols) for _, sols in self.ready) if not self.ordered else 0
+        return self.limit - self.released - held
+
+    def take(self, key: tuple[int, ...], r: list[Piece]) -> None:
+        if r:
+            heapq.heappush(self.ready, (key, r))
+
+    def opened(self, key: tuple[int, ...]) -> None:
+        if self.ordered:
+            heapq.heappush(self.open, key)
+
+    def closed(self, key: tuple[int, ...]) -> None:
+        if self.ordered:
+            self.done.add(key)
+
+    def release(self) -> Iterator[list[Piece]]:
+        """All the solutions (unordered), or those before the first piece not done."""
+        if self.ordered:
+            while self.open and self.open[0] in self.done:
+                self.done.discard(heapq.heappop(self.open))
+        while self.ready and (not self.ordered or not self.open
+                              or self.ready[0][0] < self.open[0]):
+            _, sols = heapq.heappop(self.ready)
+            self.released += len(sols)
+            yield sols
+
+    def held(self) -> list[Piece]:
+        """The solutions found and not handed out, in search order."""
+        return [sol for _, sols in sorted(self.ready) for sol in sols]
+
+    def result(self) -> None:
+        return None                 # (handed out by release)
+
+
+class FirstAnswer(Answer):
+    kind = "first"
+
+    def __init__(self) -> None:
+        self.answer: Piece | None = None
+
+    @staticmethod
+    def search(problem: ExactCover, opts: Options, job: Job) -> Piece | None:
+        return serial.first(problem, opts)
+
+    @staticmethod
+    def enough(r: Piece | None) -> bool:
+        return r is not None
+
+    def take(self, key: tuple[int, ...], r: Piece | None) -> None:
+        if r is not None:
+            self.answer, self.finished = r, True
+
+    def take_partial(self, key: tuple[int, ...], partial: list[Piece] | None) -> None:
+        self.take(key, partial[0] if partial else None)     # (what solutions() found)
+
+    def so_far(self) -> list[Piece]:
+        return []
+
+    def result(self) -> Piece | None:
+        return self.answer
+
+
+class BestAnswer(Answer):
+    kind = "best"
+    budget_factor = 4           # a best piece that runs out is cut and run again: rarely
+    resumable = False           # a branch and bound stopped part way has no frontier
+
+    def __init__(self, k: int | None, maximize: bool) -> None:
+        self.k, self.maximize = k, maximize
+        # (ordering score, key, rank in its piece, score, solution): best first
+        self.kbest: list[tuple[Any, tuple[int, ...], int, Any, Piece]] = []
+        self.partial: list[tuple[Any, Piece]] = []      # from pieces cut part way
+
+    @staticmethod
+    def search(problem: ExactCover, opts: Options, job: Job) -> Any:
+        assert job.weights is not None
+        return serial.best(problem, job.weights, opts, k=job.k, maximize=job.maximize,
+                           bound=job.bound)
+
+    def take(self, key: tuple[int, ...], r: list[tuple[Any, Piece]]) -> None:
+        for i, (score, sol) in enumerate(r):
+            self.kbest.append((-score if self.maximize else score, key, i, score, sol))
+        self.kbest.sort(key=lambda t: t[:3])
+        del self.kbest[self.k or 1:]
+
+    def keep_partial(self, partial: list[tuple[Any, Piece]] | None) -> None:
+        self.partial.extend(partial or ())
+
+    def so_far(self) -> Any:
+        """The k best of the pieces done and of those cut part way."""
+        more = [(-score if self.maximize else score, _AFTER, i, score, sol)
+                for i, (score, sol) in enumerate(self.partial)]
+        found: list[tuple[Any, Piece]] = []
+        seen: set[Piece] = set()
+        for *_, score, sol in sorted(self.kbest + more, key=lambda t: t[:3]):
+            if sol not in seen:
+                seen.add(sol)
+                found.append((score, sol))
+        return found[:self.k] if self.k is not None else (found[0] if found else None)
+
+    def result(self) -> Any:
+        found = [(score, sol) for _, _, _, score, sol in self.kbest]
+        return found if self.k is not None else (found[0] if found else None)
+
+
+#: The answer classes by the name a task carries.
+KINDS: dict[str, type[Answer]] = {cls.kind: cls for cls in
+                                  (CountAnswer, SolutionsAnswer, FirstAnswer, BestAnswer)}

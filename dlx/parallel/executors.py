@@ -1,0 +1,130 @@
+"""Which executors a parallel run takes, how they are made, and how their faults look.
+
+Any :class:`concurrent.futures.Executor` runs the tasks:
+
+* ``ThreadPoolExecutor(n)``: the compiled core releases the GIL while it
+  searches, so threads run in parallel (the pure engine does not).
+* ``ProcessPoolExecutor(n)``, or :func:`executor` (``jobs=n``), which also makes
+  the workers ignore Ctrl-C (only the caller handles it) and exit when the
+  process that made them dies.
+* a Dask cluster: ``distributed.Client(address).get_executor(pure=False)`` (no
+  hashing of the arguments: every task differs), or :func:`executor`
+  (``scheduler=address``), which closes its client on shutdown.  Dask is the
+  optional extra ``dancing-links-dlx[dask]``.
+
+A task whose worker dies is a *fault* (:func:`is_fault`): a broken process pool
+(``BrokenProcessPool``), a lost Dask worker (``KilledWorker``, a closed comm), a
+cancelled future.  The driver runs the task's pieces again, on a fresh pool of
+the same shape when the pool broke (:func:`fresh_pool`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ExactCoverError, shown
+from ..options import check_positive
+from .worker import quiet
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+__all__ = ["executor", "width", "is_fault", "fresh_pool", "MAX_JOBS"]
+
+#: The most worker processes :func:`executor` starts: more than a few per core only
+#: costs memory and start-up time (the search is CPU-bound).
+MAX_JOBS = max(32, 4 * (os.cpu_count() or 1))
+
+
+def executor(jobs: int | None = None, *, scheduler: str | None = None) -> Executor:
+    """An Executor for the command line: ``jobs`` worker processes on this machine
+    (default: one per core; at most :data:`MAX_JOBS`), or the Dask cluster whose
+    scheduler is at ``scheduler`` (``"tcp://host:8786"``; needs the ``dask`` extra).
+
+    Use it in a ``with`` block: leaving it shuts the pool down (or closes the Dask
+    client).  The processes ignore Ctrl-C, which the caller handles: every piece
+    still queued is cancelled and KeyboardInterrupt propagates.  They exit within
+    a fraction of a second when the process that made them dies (even by SIGKILL).
+
+    >>> import dlx
+    >>> with dlx.parallel.executor(jobs=1) as ex:
+    ...     dlx.parallel.count(dlx.ExactCover({"x": ["a"], "y": ["a"]}), ex)
+    2
+    """
+    if scheduler is not None:
+        if jobs is not None:
+            raise ExactCoverError("give jobs= or scheduler=, not both")
+        return _dask(scheduler)
+    check_positive(jobs, "jobs")
+    if jobs is not None and jobs > MAX_JOBS:
+        raise ExactCoverError(f"jobs must be at most {MAX_JOBS} ({os.cpu_count() or 1} cores"
+                              f" here), not {shown(jobs)}")
+    from concurrent.futures import ProcessPoolExecutor
+    return ProcessPoolExecutor(max_workers=jobs or os.cpu_count() or 1, initializer=quiet,
+                               initargs=(os.getpid(),))
+
+
+def _dask(address: str) -> Executor:
+    """The executor of a Dask cluster, closing its client when shut down."""
+    from concurrent.futures import Executor
+
+    try:
+        import distributed
+    except ImportError:
+        raise ExactCoverError("a Dask scheduler needs the dask extra:"
+                              " pip install 'dancing-links-dlx[dask]'") from None
+    make: Any = distributed.Client                 # (distributed is not typed)
+    client = make(address)
+
+    class DaskExecutor(Executor):
+        """Dask's ``Client.get_executor()``, which also closes the client on shutdown."""
+
+        def __init__(self) -> None:
+            self._client = client
+            # pure=False: no hashing of the arguments (every task differs anyway)
+            self._inner = client.get_executor(pure=False)
+
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            return self._inner.submit(fn, *args, **kwargs)
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            self._inner.shutdown(wait=wait)
+            self._client.close()
+
+    return DaskExecutor()
+
+
+def width(executor: Executor) -> int:
+    """How many tasks ``executor`` runs at once (its workers), as far as it tells."""
+    n = getattr(executor, "_max_workers", None)
+    if isinstance(n, int) and n > 0:
+        return n
+    client = getattr(executor, "_client", None)         # Dask's ClientExecutor
+    if client is not None:
+        try:
+            return max(1, int(sum(client.nthreads().values())))
+        except Exception:  # noqa: BLE001 - a cluster that cannot say: guess
+            pass
+    return os.cpu_count() or 1
+
+
+def is_fault(e: BaseException) -> bool:
+    """Did the task fail because its worker was lost (rather than by an error of its own)?"""
+    from concurrent.futures import BrokenExecutor, CancelledError
+    if isinstance(e, (BrokenExecutor, CancelledError, EOFError, ConnectionError)):
+        return True
+    return type(e).__name__ in ("KilledWorker", "CommClosedError", "FutureCancelledError")
+
+
+def fresh_pool(old: Executor) -> Executor | None:
+    """A new process pool of the same shape as the broken ``old`` (None when ``old``
+    is not a process pool: then nothing can be done here)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    if not isinstance(old, ProcessPoolExecutor):
+        return None
+    return ProcessPoolExecutor(max_workers=getattr(old, "_max_workers", None),
+                               mp_context=getattr(old, "_mp_context", None),
+                               initializer=getattr(old, "_initializer", None),
+                               initargs=getattr(old, "_initargs", ()))

@@ -1,0 +1,283 @@
+"""The searches in this process: what the views run when no ``executor`` is given, and
+what every parallel worker runs on its pieces.
+
+Each function takes a problem and checked :class:`~dlx.options.Options`, and runs
+one search: on the compiled core when it is built and can hold the problem
+(:mod:`dlx.engine`), else on the pure engine, :func:`dlx.search.run`, over a
+private copy of the problem's links.  Both give the same solutions in the same
+order, with the same :class:`~dlx.Stats`.
+
+>>> import dlx
+>>> from dlx.options import Options
+>>> p = dlx.ExactCover({"x": ["a"], "y": ["b"], "xy": ["a", "b"]})
+>>> count(p, Options(), limit=None), list(solutions(p, Options(forced=("xy",)), limit=None))
+(2, [('xy',)])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from fractions import Fraction
+from typing import Any
+
+from . import engine as _engine
+from .bound import Bound, Number, SearchState
+from .errors import BudgetExceeded, ExactCoverError, shown
+from .events import Event, Stats
+from .links import Links
+from .memo import Memo
+from .options import Options, check_positive
+from .problem import ExactCover
+from .search import run
+
+__all__ = ["Request", "solutions", "count", "first", "best", "trace", "weights_of", "seeded"]
+
+
+class Request:
+    """One search's problem (shuffled by the seed), links, forced options (as option
+    indices), statistics, and which engine runs it."""
+
+    __slots__ = ("problem", "links", "limit", "opts", "stats", "forced", "core")
+
+    def __init__(self, problem: ExactCover, opts: Options, *, limit: int | None = None,
+                 python_only: bool = False) -> None:
+        problem = seeded(problem, opts.seed)
+        check_positive(limit, "limit")
+        self.problem = problem
+        self.links = Links.of(problem)
+        self.limit = limit
+        self.opts = opts
+        self.stats = Stats() if opts.stats is None else opts.stats
+        self.forced = self.links.forced_options(opts.forced)     # option indices
+        use_core = _engine.select(opts.engine)
+        self.core = (use_core and not python_only and not callable(opts.heuristic)
+                     and _engine.fits(self.links))
+
+    @property
+    def max_nodes(self) -> int | None:
+        return self.opts.max_nodes
+
+    @property
+    def timeout(self) -> float | None:
+        return self.opts.timeout
+
+    @property
+    def heuristic(self) -> Any:
+        return self.opts.heuristic
+
+    @property
+    def progress(self) -> Any:
+        return self.opts.progress
+
+    def frontier(self, e: BudgetExceeded) -> None:
+        """Turn the option indices of ``e.frontier`` into labels."""
+        if e.frontier is not None:
+            labels = self.links.labels
+            e.frontier = [tuple([labels[o] for o in piece]) for piece in e.frontier]
+
+    def run(self, mode: Any, **extra: Any) -> Any:
+        """The pure engine's search on a private copy of the links."""
+        o = self.opts
+        return run(self.links.copy(), mode, stats=self.stats, max_nodes=o.max_nodes,
+                   timeout=o.timeout, heuristic=o.heuristic, progress=o.progress,
+                   forced=self.links.first_primary(self.forced), **extra)
+
+
+def seeded(problem: ExactCover, seed: int | None) -> ExactCover:
+    """``problem``, or with a ``seed`` its options in the random order that seed draws
+    (made once per seed and kept with the problem)."""
+    if not isinstance(problem, ExactCover):
+        raise ExactCoverError(
+            f"expected a dlx.ExactCover, got {type(problem).__name__}"
+            " (build one with dlx.ExactCover({label: items}))")
+    if seed is None:
+        return problem
+    key = ("seed", seed)
+    found = problem._derived.get(key)
+    if found is None:
+        import random
+
+        order = list(problem.options)
+        random.Random(seed).shuffle(order)
+        found = ExactCover({label: problem.options[label] for label in order},
+                           secondary=problem.secondary, primary=problem.primary,
+                           bounds=problem.bounds, costs=problem.costs)
+        problem._derived[key] = found
+    return found
+
+
+def solutions(problem: ExactCover, opts: Options, *, limit: int | None
+              ) -> Iterator[tuple[Hashable, ...]]:
+    """:func:`dlx.solutions` here (checked now, searched lazily)."""
+    req = Request(problem, opts, limit=limit)
+    search = _engine.solutions(req) if req.core else req.run("solutions")
+    return _collect(search, req)
+
+
+def _collect(search: Iterator[tuple[Hashable, ...]], req: Request
+             ) -> Iterator[tuple[Hashable, ...]]:
+    found: list[tuple[Hashable, ...]] = []
+    try:
+        for sol in search:
+            found.append(sol)
+            yield sol
+            if len(found) == req.limit:
+                return
+    except BudgetExceeded as e:
+        e.found = found
+        req.frontier(e)
+        raise
+    finally:
+        close = getattr(search, "close", None)
+        if close is not None:
+            close()
+
+
+def first(problem: ExactCover, opts: Options) -> tuple[Hashable, ...] | None:
+    """:func:`dlx.first` here."""
+    for sol in solutions(problem, opts, limit=1):
+        return sol
+    return None
+
+
+def count(problem: ExactCover, opts: Options, *, limit: int | None,
+          cache: bool | int = False) -> int:
+    """:func:`dlx.count` here (with ``cache``, counting by caching on the pure engine)."""
+    memo = memo_of(cache)
+    req = Request(problem, opts, limit=limit, python_only=memo is not None)
+    if req.core:
+        try:
+            return _engine.count(req)
+        except BudgetExceeded as e:
+            req.frontier(e)
+            raise
+    search = req.run("count", memo=memo(req.links) if memo is not None else None)
+    n = 0
+    try:
+        for k in search:
+            n += k
+            if limit is not None and n >= limit:
+                n = limit
+                break
+    except BudgetExceeded as e:
+        e.found = n
+        req.frontier(e)
+        raise
+    finally:
+        search.close()
+    return n
+
+
+#: ``cache=True`` keeps up to this many entries (at most ENTRY_BYTES each).
+CACHE_ENTRIES = 1 << 21
+
+
+def memo_of(cache: bool | int) -> Callable[[Links], Memo] | None:
+    """What ``cache=`` asks for: None, or how to make the cache of a search."""
+    if cache is False or cache is None:
+        return None
+    if cache is True:
+        limit = CACHE_ENTRIES
+    elif isinstance(cache, int) and not isinstance(cache, bool) and cache >= 1:
+        limit = cache
+    else:
+        raise ExactCoverError(f"cache must be True, False or a positive number of entries,"
+                              f" not {shown(cache)}")
+    return lambda links: Memo(links, limit)
+
+
+def best(problem: ExactCover, weight: Callable[[Any], Number] | Mapping[Any, Number] | None,
+         opts: Options, *, k: int | None, maximize: bool | None,
+         bound: Callable[[SearchState], Number] | None) -> Any:
+    """:func:`dlx.best` here."""
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+        raise ExactCoverError(f"k must be a positive whole number or None, not {shown(k)}")
+    req = Request(problem, opts, python_only=bound is not None)
+    problem = req.problem
+    if maximize is None:
+        maximize = weight is not None
+    sign = 1 if maximize else -1
+    weights: list[Number] = [
+        sign * w for w in weights_of(req.links, problem.cost if weight is None else weight)]
+    # exact weights are searched as ints: Fractions times their common denominator
+    unit = math.lcm(*(w.denominator for w in weights if isinstance(w, Fraction))) \
+        if any(isinstance(w, Fraction) for w in weights) else 1
+    if unit > 1:
+        weights = [int(w * unit) for w in weights]
+    hook = None
+    if bound is not None:
+        user = bound
+
+        def hook(state: SearchState) -> Number:
+            return sign * unit * user(state)
+
+    found, stop = _best(req, weights, hook, k or 1)
+    # (0 - score, not -score: a float zero stays 0.0, never -0.0)
+    result = [(_unscaled(score if maximize else 0 - score, unit), sol) for score, sol in found]
+    answer = result if k is not None else (result[0] if result else None)
+    if stop is not None:
+        stop.found = answer
+        stop.frontier = None          # a branch-and-bound frontier depends on the best so far
+        raise stop
+    return answer
+
+
+def _best(req: Request, weights: list[Number], hook: Callable[[SearchState], Number] | None,
+          k: int) -> tuple[list[tuple[Number, tuple[Hashable, ...]]], BudgetExceeded | None]:
+    """The k best (score, labels) to maximise, best first, and the stop that cut the
+    search short (None when it finished)."""
+    if req.core and hook is None and _engine.fits_best(req.links, weights, k):
+        return _engine.best(req, weights, k)
+    bb = Bound(req.links, weights, hook, k)
+    search = req.run("best", bb=bb)
+    try:
+        for _ in search:
+            pass
+    except BudgetExceeded as e:
+        return bb.found, e
+    finally:
+        search.close()
+    return bb.found, None
+
+
+def _unscaled(score: Number, unit: int) -> Number:
+    if unit == 1:
+        return score
+    value = Fraction(score, unit)  # type: ignore[arg-type]
+    return value.numerator if value.denominator == 1 else value
+
+
+def weights_of(links: Links, weight: Callable[[Any], Number] | Mapping[Any, Number]
+               ) -> list[Number]:
+    """The weight of every option, in option order, checked to be finite numbers (all
+    floats when any is a float)."""
+    get = weight.__getitem__ if isinstance(weight, Mapping) else weight
+    out: list[Number] = []
+    floats = False
+    for label in links.labels:
+        try:
+            w = get(label)
+        except Exception as e:  # noqa: BLE001 - report the label whose weight failed
+            raise ExactCoverError(
+                f"weight of option {shown(label)} could not be computed: {e}") from e
+        if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (
+                isinstance(w, float) and not math.isfinite(w)):
+            raise ExactCoverError(
+                f"weight of option {shown(label)} is {shown(w)}, not a finite number")
+        floats = floats or isinstance(w, float)
+        out.append(w)
+    if floats:
+        try:
+            return [float(w) for w in out]
+        except OverflowError:
+            raise ExactCoverError("a weight is too large to be added to float weights"
+                                  " (use ints or Fractions for exact scores)") from None
+    return out
+
+
+def trace(problem: ExactCover, opts: Options) -> Iterator[Event]:
+    """:func:`dlx.trace` (the pure engine's loop, always)."""
+    req = Request(problem, opts, python_only=True)
+    search: Iterator[Event] = req.run("trace")
+    return search
