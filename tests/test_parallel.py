@@ -8,6 +8,7 @@ mid-run; Ctrl-C runs in a subprocess.  Every wait has a timeout.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -395,16 +396,23 @@ def test_importing_the_module_stays_light():
 
 
 class CountingPool(ProcessPoolExecutor):
-    """A process pool that counts its tasks and those carrying the problem."""
+    """A process pool that counts its tasks, those carrying the problem, and those that
+    came back because their worker did not have it."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.tasks = self.blobs = 0
+        self.tasks = self.blobs = self.missing = 0
 
     def submit(self, fn, /, *args, **kwargs):
         self.tasks += 1
         self.blobs += isinstance(args[0].blob, bytes)
-        return super().submit(fn, *args, **kwargs)
+        fut = super().submit(fn, *args, **kwargs)
+        fut.add_done_callback(self._returned)
+        return fut
+
+    def _returned(self, fut):
+        if not fut.cancelled() and fut.exception() is None and fut.result().missing:
+            self.missing += 1
 
 
 def test_a_process_pool_gives_the_serial_answers():
@@ -415,9 +423,11 @@ def test_a_process_pool_gives_the_serial_answers():
         s = dlx.Stats()
         assert parallel.count(p, ex, stats=s, piece_nodes=200) == total
         assert counts(s) == counts(whole)
-        # the problem travels with the first task per worker, and again only to a
-        # worker that took a task without it before one with it (a round trip)
-        assert ex.tasks > 20 and ex.blobs <= 2 + 2 * 2
+        # the problem travels with the first task per worker, and again only with a
+        # task that came back from a worker without it (which worker takes which task
+        # is the pool's choice, so how often that happens is not fixed)
+        assert ex.tasks > 20 and ex.blobs == 2 + ex.missing
+        assert ex.tasks - ex.blobs > 10            # most tasks travel without it
         assert list(parallel.solutions(p, ex, piece_nodes=200)) == list(dlx.solutions(p))
         found = parallel.first(p, ex)
         assert dlx.is_exact_cover(p, found)
@@ -563,25 +573,34 @@ def test_ctrl_c_cancels_every_piece():
                             start_new_session=True)
     try:
         assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "the run did not start within 60 s"
         assert proc.stdout.readline().strip() == "running"   # the run is under way
         began = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
+        stopped = time.monotonic() - began
+        deadline = time.monotonic() + 10            # no worker left behind
+        while time.monotonic() < deadline and _group_alive(proc.pid):
+            time.sleep(0.05)
+        leftover = _group_alive(proc.pid)
     finally:
         if proc.poll() is None:
+            proc.kill()
+        if _group_alive(proc.pid):  # whatever happened, leave no process behind
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert out.strip() == "interrupted" and "Traceback" not in err
-    assert time.monotonic() - began < 10
-    deadline = time.monotonic() + 10                # no worker left behind
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(proc.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.05)
-    else:
-        pytest.fail("worker processes outlived the interrupted run")
+    assert stopped < 10
+    assert not leftover, "worker processes outlived the interrupted run"
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 ORPHANS = """

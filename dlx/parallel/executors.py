@@ -60,9 +60,29 @@ def executor(jobs: int | None = None, *, scheduler: str | None = None) -> Execut
     if jobs is not None and jobs > MAX_JOBS:
         raise ExactCoverError(f"jobs must be at most {MAX_JOBS} ({os.cpu_count() or 1} cores"
                               f" here), not {shown(jobs)}")
+    pool: Executor = _pool_class()(max_workers=jobs or os.cpu_count() or 1,
+                                   initializer=quiet, initargs=(os.getpid(),))
+    return pool
+
+
+def _pool_class() -> Any:
+    """A ProcessPoolExecutor that, left by an error or Ctrl-C, does not wait for the
+    tasks still running: it cancels the queued ones and stops its workers at once
+    (their answers are lost anyway), so that an interrupted run ends within a
+    moment even on a loaded machine."""
     from concurrent.futures import ProcessPoolExecutor
-    return ProcessPoolExecutor(max_workers=jobs or os.cpu_count() or 1, initializer=quiet,
-                               initargs=(os.getpid(),))
+
+    class Pool(ProcessPoolExecutor):
+        def __exit__(self, kind: Any, error: Any, trace: Any) -> bool | None:
+            if kind is None:
+                return super().__exit__(kind, error, trace)
+            workers = list((getattr(self, "_processes", None) or {}).values())
+            self.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                process.terminate()
+            return None
+
+    return Pool
 
 
 def _dask(address: str) -> Executor:
