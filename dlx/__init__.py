@@ -20,36 +20,39 @@ Secondary items are covered at most once, and may carry colours
 them on any ``concurrent.futures`` executor (see :mod:`dlx.parallel`).
 """
 
-from .errors import (
-    BudgetExceeded,
-    ColorError,
-    DuplicateItemError,
-    ExactCoverError,
-    FormatError,
-    OptionError,
-    RepeatedItemError,
-    UnknownItemError,
-)
-from .estimate import Estimate, estimate
-from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
-from .formats import read_dlx, write_dlx
-from .prepared import Answer, Minimized, Prepared
-from .problem import Colored, ExactCover
-from .search import SearchState
-from .verify import is_exact_cover, why_not
-from .views import best, count, first, is_unique, solutions, trace
+import sys as _sys
+
+# The public names are loaded on first use (PEP 562), so that ``import dlx`` costs
+# almost nothing: the ``dlx`` command starts by importing this package, and a Ctrl-C
+# can only be caught once its handler is in place.  mypy and readers see the imports.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType as _ModuleType
+
+    from .errors import (
+        BudgetExceeded,
+        ColorError,
+        DuplicateItemError,
+        ExactCoverError,
+        FormatError,
+        OptionError,
+        RepeatedItemError,
+        UnknownItemError,
+    )
+    from .estimate import Estimate, estimate
+    from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
+    from .formats import read_dlx, write_dlx
+    from .parallel.split import split  # (dlx.parallel.split also names that module)
+    from .prepared import Answer, Minimized, Prepared
+    from .problem import Colored, ExactCover
+    from .search import SearchState
+    from .verify import is_exact_cover, why_not
+    from .views import best, count, first, is_unique, solutions, trace
+else:
+    _ModuleType = type(_sys)
+del TYPE_CHECKING
 
 __version__ = "0.1.0"
-
-
-def __getattr__(name: str) -> object:
-    # dlx.split lives in dlx.parallel, imported on first use (it is the biggest module)
-    if name == "split":
-        from .parallel import split
-
-        return split
-    raise AttributeError(f"module 'dlx' has no attribute {name!r}")
-
 
 __all__ = [
     "ExactCover", "Colored", "Prepared", "Answer", "Minimized", "estimate", "Estimate",
@@ -61,3 +64,57 @@ __all__ = [
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
 ]
 
+# The module of each public name (dlx.split lives in dlx.parallel, the biggest module).
+_HOME = {
+    "BudgetExceeded": "errors", "ColorError": "errors", "DuplicateItemError": "errors",
+    "ExactCoverError": "errors", "FormatError": "errors", "OptionError": "errors",
+    "RepeatedItemError": "errors", "UnknownItemError": "errors",
+    "Estimate": "estimate", "estimate": "estimate",
+    "Backtrack": "events", "Choose": "events", "Cover": "events", "Event": "events",
+    "Solution": "events", "Stats": "events", "Try": "events", "Uncover": "events",
+    "read_dlx": "formats", "write_dlx": "formats",
+    "split": "parallel",
+    "Answer": "prepared", "Minimized": "prepared", "Prepared": "prepared",
+    "Colored": "problem", "ExactCover": "problem",
+    "SearchState": "search",
+    "is_exact_cover": "verify", "why_not": "verify",
+    "best": "views", "count": "views", "first": "views", "is_unique": "views",
+    "solutions": "views", "trace": "views",
+}
+
+# The modules that loading every public name brings in: ``dlx.search`` and the like
+# work after a bare ``import dlx``, as they did when the names were loaded eagerly.
+_MODULES = ("engine", "errors", "estimate", "events", "formats", "links", "minimal",
+            "prepared", "problem", "search", "verify", "views")
+
+
+def __getattr__(name: str) -> object:
+    from importlib import import_module
+
+    if name in _HOME:
+        value = getattr(import_module(f".{_HOME[name]}", __name__), name)
+    elif name in _MODULES:
+        value = import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module 'dlx' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*__all__, *_MODULES, *(name for name in globals()
+                                          if not name.startswith("_") or name[:2] == "__")})
+
+
+class _Package(_ModuleType):
+    """The type of the ``dlx`` module.  Loading a submodule binds it on its package
+    (``dlx.estimate = <module dlx.estimate>``); where a public name has the same name
+    (the function :func:`dlx.estimate`), the name wins, as it did when it was imported
+    eagerly."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if not (name in _HOME and isinstance(value, _ModuleType)):
+            super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 import warnings
 from collections.abc import Hashable, Iterator
 from typing import Protocol
@@ -138,7 +139,7 @@ def _lines(source: str | SupportsReadline, max_line_length: int) -> Iterator[tup
     while True:
         number += 1
         try:
-            line = stream.readline(max_line_length + 2)
+            line = stream.readline(min(max_line_length + 2, sys.maxsize))
         except UnicodeDecodeError as e:
             raise FormatError(
                 f"the input is not valid {e.encoding} text ({e.reason}) at or after this line",
@@ -273,8 +274,9 @@ class _ItemLine:
         if secondary:
             raise FormatError(f"bounds on secondary item {name!r}: only primary items (before"
                               " '|') can have bounds", number, column)
-        v = int(found.group(2))
-        u = int(found.group(1)) if found.group(1) is not None else v
+        v = _number(found.group(2), f"the bound of item {name!r}", number, column)
+        u = v if found.group(1) is None else \
+            _number(found.group(1), f"the bound of item {name!r}", number, column)
         if u > v:
             raise FormatError(f"bounds {prefix!r} of item {name!r}: the lower bound is above"
                               " the upper one", number, column)
@@ -296,7 +298,7 @@ def _option_line(text: str, number: int, items: _ItemLine
     for match in _TOKEN.finditer(text):
         token, column = match.group(), match.start() + 1
         if token.startswith("|") and token[1:].isdigit() and token[1:].isascii() and entries:
-            cost += int(token[1:])
+            cost += _number(token[1:], "the cost", number, column)
             continue
         if token == "|":
             raise FormatError(
@@ -331,6 +333,23 @@ def _option_line(text: str, number: int, items: _ItemLine
             entries.append(name)
             has_primary = has_primary or not is_secondary
     return tuple(entries), cost, has_primary
+
+
+def _number(digits: str, what: str, number: int, column: int) -> int:
+    """The number written ``digits`` (a bound or a cost); FormatError if it has more
+    digits than Python converts (``sys.get_int_max_str_digits()``, 4,300 by default).
+
+    >>> _number("9" * 5000, "the cost", 2, 5)
+    Traceback (most recent call last):
+      ...
+    dlx.errors.FormatError: line 2, column 5: the cost has 5,000 digits: more than Python \
+reads (4,300)
+    """
+    try:
+        return int(digits)
+    except ValueError:
+        raise FormatError(f"{what} has {len(digits):,} digits: more than Python reads"
+                          f" ({sys.get_int_max_str_digits():,})", number, column) from None
 
 
 def _colour(name: str, colour: str, token: str, is_secondary: bool, number: int,
@@ -524,7 +543,7 @@ not a str (names and colours must be non-empty str without blanks, ':' or '|')
             if isinstance(cost, bool) or not isinstance(cost, int):
                 raise ExactCoverError(f"option {label!r}: its cost {cost!r} can't be written in"
                                       " DLX format (DLX5 costs are whole numbers)")
-            words.append(f"|{cost}")
+            words.append(f"|{_written(cost, f'option {label!r}: its cost')}")
         if labels_as_comments:
             out.append(_comment(label))
         out.append(" ".join(words))
@@ -536,4 +555,16 @@ def _bounded(item: Hashable, bounds: tuple[int, int]) -> str:
     u, v = bounds
     if (u, v) == (1, 1):
         return str(item)
-    return f"{v}|{item}" if u == v else f"{u}:{v}|{item}"
+    what = f"the bounds of item {item!r}"
+    if u == v:
+        return f"{_written(v, what)}|{item}"
+    return f"{_written(u, what)}:{_written(v, what)}|{item}"
+
+
+def _written(n: int, what: str) -> str:
+    """``str(n)``, or ExactCoverError if ``n`` has more digits than Python writes."""
+    try:
+        return str(n)
+    except ValueError:
+        raise ExactCoverError(f"{what} can't be written in DLX format: more than"
+                              f" {sys.get_int_max_str_digits():,} digits") from None

@@ -1,4 +1,4 @@
-"""The `dlx` command on a real terminal: what the screen shows, Ctrl-C at start-up, notes.
+"""The `dlx` command on a real terminal: what the screen shows, file names, notes.
 
 Commands run under a pseudo-terminal (pty.openpty()) with stdout and stderr on
 it, as in a shell; their bytes are replayed on a tiny screen model (``\\r``,
@@ -13,7 +13,6 @@ import fcntl
 import os
 import pty
 import re
-import signal
 import struct
 import subprocess
 import sys
@@ -122,7 +121,7 @@ def test_the_screen_model():
 
 
 def in_terminal(argv: list[str], stdin: str | None = None, env: dict[str, str] | None = None,
-                python: tuple[str, ...] = ()) -> tuple[int, str]:
+                python: tuple[str, ...] = (), cwd: str | None = None) -> tuple[int, str]:
     """Run ``python -m dlx ARGV`` with stdout and stderr on a new pseudo-terminal (and
     stdin too, unless ``stdin`` text is given); return the exit code and all it wrote."""
     master, slave = pty.openpty()
@@ -132,7 +131,8 @@ def in_terminal(argv: list[str], stdin: str | None = None, env: dict[str, str] |
     environ.update(TERM="xterm-256color", **(env or {}))
     proc = subprocess.Popen([sys.executable, *python, "-m", "dlx", *argv],
                             stdin=subprocess.PIPE if stdin is not None else slave,
-                            stdout=slave, stderr=slave, env=environ, close_fds=True)
+                            stdout=slave, stderr=slave, env=environ, close_fds=True,
+                            cwd=cwd)
     os.close(slave)
     if stdin is not None:
         assert proc.stdin is not None
@@ -195,40 +195,28 @@ def test_messages_and_statistics_after_the_line_is_gone(tmp_path):
     assert all("dlx solve" not in row or row.strip() == f"dlx solve {path}" for row in rows)
 
 
+def test_a_file_name_that_looks_like_markup_shows_as_it_is_on_the_line(tmp_path):
+    # issue 20: the live line read the file name as rich markup ('[/red]' crashed it)
+    name = "x[/red]y[b]:smile:.dlx"
+    n = 11
+    lines = [" ".join([f"r{r}" for r in range(n)] + [f"c{c}" for c in range(n)] + ["|"]
+                      + [f"u{k}" for k in range(2 * n - 1)] + [f"d{k}" for k in range(2 * n - 1)])]
+    lines += [f"r{r} c{c} u{r + c} d{r - c + n - 1}" for r in range(n) for c in range(n)]
+    (tmp_path / name).parent.mkdir()                # the directory "x["
+    (tmp_path / name).write_text("\n".join(lines) + "\n")
+    code, raw = in_terminal(["solve", name, "--count", "--stats"], cwd=str(tmp_path),
+                            env={"NO_COLOR": "1"})
+    assert code == 0 and f"dlx solve {name}: " in raw and "Traceback" not in raw
+    rows = screen_of(raw)
+    assert rows[0] == "2680" and rows[1].strip() == f"dlx solve {name}"
+
+
 def test_sudoku_answers_and_errors_stay_in_order_above_the_bar():
     puzzles = [PE1] * 40 + ["x" * 81] + [PE1] * 40
     code, raw = in_terminal(["sudoku", "solve", "-"], stdin="\n".join(puzzles) + "\n")
     assert code == 2 and "sudoku solve" in raw and "puzzles" in raw     # the bar was drawn
     bad = "dlx: <stdin>:41:1: unexpected character 'x' (a 9x9 grid uses 1-9; blank . or 0)"
     assert screen_of(raw) == [PE1_SOLUTION] * 40 + [bad] + [PE1_SOLUTION] * 40
-
-
-def test_ctrl_c_while_the_command_starts_is_one_line_and_130():
-    # -X importtime reports every finished import on stderr: Ctrl-C lands right after
-    # the command modules began to load (argparse is their first import), while the
-    # rest load; it must end as any Ctrl-C does: one line, exit 130, no traceback.
-    during = 0
-    for _ in range(6):
-        proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "dlx", "sudoku",
-                                 "solve", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
-        assert proc.stderr is not None
-        seen = b""
-        for line in proc.stderr:
-            seen += line
-            if re.search(rb"\|\s*argparse$", line.rstrip()):
-                proc.send_signal(signal.SIGINT)
-                break
-        else:
-            proc.kill()
-            raise AssertionError(f"argparse was never imported: {seen.decode()}")
-        out, err = proc.communicate(timeout=60)
-        err = (seen + err).decode()
-        assert proc.returncode == 130, err
-        assert "Traceback" not in err and err.endswith("dlx: interrupted\n"), err
-        assert out == b""
-        during += re.search(r"\|\s*problems\.sudoku$", err, re.M) is None   # imports cut short
-    assert during >= 1
 
 
 def test_a_long_search_on_the_pure_engine_gets_one_note():

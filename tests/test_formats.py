@@ -441,3 +441,36 @@ def test_a_byte_order_mark_inside_a_name_round_trips():
     assert back.primary == p.primary and list(back.options.values()) == [("a\ufeffb", "c")]
     with pytest.raises(ExactCoverError, match="byte-order mark"):
         write_dlx(ExactCover({"o": ["\ufeffa"]}))
+
+
+# -- numbers of more digits than Python converts (issue 20)
+
+
+@pytest.mark.parametrize("text, line, column, what", [
+    ("9" * 5000 + "|a b\na b\n", 1, 1, "the bound of item 'a'"),
+    ("b 1:" + "9" * 4301 + "|a\na b\n", 1, 3, "the bound of item 'a'"),
+    ("a b\n| a comment\na |1 b |" + "9" * 5000 + "\n", 3, 8, "the cost"),
+])
+def test_a_number_too_long_to_convert_is_a_format_error(text, line, column, what):
+    with pytest.raises(FormatError) as info:
+        read_dlx(text)
+    e = info.value
+    assert (e.line, e.column) == (line, column)
+    assert e.reason.startswith(f"{what} has ") and "digits: more than Python reads" in e.reason
+
+
+def test_the_longest_numbers_python_converts_are_read_and_written():
+    big = int("9" * 4300)
+    p = read_dlx(f"{big}|a b\na |{big}\nb\n")
+    assert p.bounds == {"a": (big, big)} and p.costs == {0: big}
+    assert read_dlx(write_dlx(p)).costs == {0: big}
+    summed = ExactCover({"o": ["a"]}, costs={"o": 2 * big})   # 4,301 digits
+    with pytest.raises(ExactCoverError, match="its cost can't be written in DLX format"):
+        write_dlx(summed)
+    bounded = ExactCover({"o": ["a"]}, bounds={"a": (1, 2 * big)})
+    with pytest.raises(ExactCoverError, match="the bounds of item 'a' can't be written"):
+        write_dlx(bounded)
+
+
+def test_any_line_cap_is_taken():
+    assert read_dlx(TOY, max_line_length=2**63).primary == tuple("abcdefg")

@@ -3,8 +3,9 @@
 Each command family adds its sub-parsers (``add_parsers``) and sets ``func(args)
 -> exit code``; :func:`main` parses, runs ``func``, and turns what may escape it
 into one line and an exit code: a closed output (``dlx solve big.dlx | head -1``)
-into 141 without a traceback, Ctrl-C into 130, an unreadable file or a bad
-problem into 2, memory running out into 4.
+into 141 without a traceback, Ctrl-C into 130 and SIGTERM into 143 (see
+:data:`dlx.cli.STOP`), an unreadable file or a bad problem into 2, memory running
+out into 4.
 """
 
 from __future__ import annotations
@@ -17,16 +18,16 @@ from collections.abc import Sequence
 
 import dlx
 
-from . import demo, puzzles, solve, sudoku
+from . import STOP, demo, puzzles, solve, sudoku
 from .common import (
     EPILOG,
     EXIT_INPUT,
-    EXIT_INTERRUPTED,
     EXIT_MEMORY,
     EXIT_PIPE,
     InputError,
     engine_name,
     error,
+    interrupted,
 )
 
 __all__ = ["build_parser", "main"]
@@ -69,24 +70,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = int(func(args))
         sys.stdout.flush()
     except BrokenPipeError:
-        # The reader went away: leave quietly, and let the exit's flush of stdout
-        # write into /dev/null instead of raising again.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, io.UnsupportedOperation):
-            pass
+        _drop_stdout()
         return EXIT_PIPE
     except InputError as e:
         print(str(e), file=sys.stderr)
         return EXIT_INPUT
-    except dlx.ExactCoverError as e:
-        error(str(e))
-        return EXIT_INPUT
     except KeyboardInterrupt:
-        error("interrupted")
-        return EXIT_INTERRUPTED
+        STOP.let_go()               # stopping already: a second signal ends it at once
+        return _stopped()
     except MemoryError:
         error("memory ran out")
         return EXIT_MEMORY
+    except dlx.ExactCoverError as e:
+        if STOP.signum is not None:
+            return _stopped()
+        error(str(e))
+        return EXIT_INPUT
+    except Exception:
+        if STOP.signum is None:
+            raise
+        return _stopped()           # what a stop broke (a pool whose workers got SIGTERM)
+    if STOP.signum is not None:     # it came as the last search ended: not acted on yet
+        return _stopped()
     return code
+
+
+def _stopped() -> int:
+    """After Ctrl-C or SIGTERM: what was printed goes out, whole lines; one line says
+    so (if the command did not); 130 or 143."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+    except (OSError, ValueError):
+        pass
+    return interrupted()
+
+
+def _drop_stdout() -> None:
+    """The reader went away: leave quietly, and let the exit's flush of stdout write
+    into /dev/null instead of raising again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass

@@ -9,6 +9,11 @@ functions that draw.
 
 >>> positive_int("3"), seconds("1.5")
 (3, 1.5)
+>>> try:
+...     positive_int("9" * 5000)
+... except argparse.ArgumentTypeError as e:
+...     print(e)
+'99999999999999999999...' (5,000 digits) is too large: at most 9,223,372,036,854,775,807
 >>> message("no solution")
 'dlx: no solution'
 >>> message("unexpected character 'x'", "p.txt", 3, 41)
@@ -34,17 +39,20 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import FrameType
 from typing import IO, Any
 
 import dlx
 
+from . import STOP
+
 __all__ = [
     "EXIT_FOUND", "EXIT_NONE", "EXIT_INPUT", "EXIT_NOT_UNIQUE", "EXIT_MEMORY", "EXIT_BUDGET",
-    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_CODES", "BATCH_RULE", "EPILOG", "Batch", "Deadline",
-    "InputError", "positive_int", "seconds", "message", "error", "open_input", "line_cap",
+    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_TERMINATED", "EXIT_CODES", "BATCH_RULE", "EPILOG",
+    "Batch", "Deadline", "InputError", "positive_int", "whole_number", "jobs", "max_jobs",
+    "seconds", "message", "error", "open_input", "read_small", "line_cap", "input_size",
     "is_terminal", "progress_wanted", "search_session", "slow_engine_note", "print_stats",
-    "print_table", "add_stats", "engine_name", "stopped", "DEFAULT_MAX_LINE", "input_size",
+    "print_table", "add_stats", "engine_name", "stopped", "interrupted", "DEFAULT_MAX_LINE",
+    "MAX_COUNT", "MAX_SECONDS",
 ]
 
 EXIT_FOUND = 0          # an answer (every case answered with a solution, for a batch)
@@ -55,12 +63,14 @@ EXIT_MEMORY = 4         # memory ran out (the message says how big the problem w
 EXIT_BUDGET = 124       # the node budget or the time limit ran out: unknown (as `timeout`)
 EXIT_INTERRUPTED = 130  # Ctrl-C
 EXIT_PIPE = 141         # the reader of stdout went away (`dlx ... | head -1`)
+EXIT_TERMINATED = 143   # SIGTERM (stopped as Ctrl-C stops)
 
 #: The exit codes in one sentence, for --help and the README.
 EXIT_CODES = (f"Exit codes: {EXIT_FOUND} found, {EXIT_NONE} no solution, {EXIT_INPUT} bad input"
               f" or usage, {EXIT_NOT_UNIQUE} not unique (where demanded), {EXIT_MEMORY} out of"
               f" memory, {EXIT_BUDGET} node budget or time limit reached (the answer is"
-              f" unknown), {EXIT_INTERRUPTED} interrupted, {EXIT_PIPE} output closed early.")
+              f" unknown), {EXIT_INTERRUPTED} interrupted, {EXIT_PIPE} output closed early,"
+              f" {EXIT_TERMINATED} terminated (SIGTERM).")
 
 #: The one rule of every batch command (several FILEs, puzzles or cases).
 BATCH_RULE = (f"A batch (several FILEs, puzzles or cases) answers every case it can read and"
@@ -75,6 +85,13 @@ EPILOG = EXIT_CODES + " " + BATCH_RULE
 #: The longest input line read from a pipe or a terminal (characters), unless --max-line
 #: says otherwise; lines of a regular file may be as long as the file.
 DEFAULT_MAX_LINE = 1_000_000
+
+#: The largest number a count option takes (--limit, --max-nodes, --best, --max-line):
+#: 2**63 - 1, more than any search reaches (292 years at a billion nodes a second).
+MAX_COUNT = 2**63 - 1
+
+#: The longest time limit (--timeout), in seconds: about 31 years.
+MAX_SECONDS = 1e9
 
 #: A search still running after this many seconds on the pure-Python engine gets a note.
 SLOW_SECONDS = 1.0
@@ -136,37 +153,101 @@ class InputError(Exception):
         return message(self.text, self.name, self.line, self.column)
 
 
+def _shown(text: str) -> str:
+    """An argument as a message shows it: in quotes, cut to 20 characters.
+
+    >>> _shown("12"), _shown("1" * 30)
+    ("'12'", "'11111111111111111111...' (30 digits)")
+    """
+    if len(text) <= 20:
+        return repr(text)
+    more = f" ({len(text):,} digits)" if text.isdigit() else ""
+    return f"{text[:20]!r}"[:-1] + "...'" + more
+
+
+def whole_number(text: str) -> int:
+    """argparse type: the whole number ``text`` says (a number of more digits than
+    Python converts, 4,300, is too large for every option).
+
+    >>> whole_number("-3")
+    -3
+    """
+    try:
+        return int(text)
+    except ValueError:
+        if text.strip().isdigit():
+            raise argparse.ArgumentTypeError(
+                f"{_shown(text)} is too large: at most {MAX_COUNT:,}") from None
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number") from None
+
+
 def positive_int(text: str) -> int:
-    """argparse type: a whole number >= 1.
+    """argparse type: a whole number from 1 to :data:`MAX_COUNT` (2**63 - 1).
 
     >>> positive_int("0")
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: '0' must be at least 1
+    >>> positive_int("9223372036854775807") == MAX_COUNT
+    True
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = whole_number(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} must be at least 1")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is too large: at most {MAX_COUNT:,}")
+    return value
+
+
+def max_jobs() -> int:
+    """The most processes ``--jobs`` may ask for: :data:`dlx.parallel.MAX_JOBS`, a few
+    per CPU.  A search keeps one CPU busy per process, so more processes than CPUs
+    only take turns, and thousands (``--jobs 100000`` forked 5,965) exhaust memory."""
+    from dlx.parallel import MAX_JOBS
+
+    return MAX_JOBS
+
+
+def jobs(text: str) -> int:
+    """argparse type of ``--jobs``: a whole number from 1 to :func:`max_jobs`."""
+    cap = max_jobs()
+    try:
+        value = whole_number(text)
+    except argparse.ArgumentTypeError:
+        if not text.strip().isdigit():
+            raise
+        value = cap + 1             # more digits than Python converts
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} must be at least 1")
+    if value > cap:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} is too many processes: at most {cap} here (a few per CPU;"
+            " more processes than CPUs only take turns)")
     return value
 
 
 def seconds(text: str) -> float:
-    """argparse type: a number of seconds, more than 0 and finite (``--timeout``).
+    """argparse type: a number of seconds, more than 0, at most :data:`MAX_SECONDS`
+    (``--timeout``).
 
     >>> seconds("0")
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: '0' must be a number of seconds above 0
+    >>> seconds("1e400")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '1e400' is too long a time: at most 1,000,000,000 seconds
     """
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a number of seconds above 0")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number of seconds") from None
+    if math.isnan(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} must be a number of seconds above 0")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} is too long a time: at most {MAX_SECONDS:,.0f} seconds")
     return value
 
 
@@ -205,6 +286,20 @@ def stopped(e: dlx.BudgetExceeded, limit: float | None = None) -> str:
     return "time limit" if seconds is None else f"time limit of {seconds:g} s"
 
 
+def interrupted(detail: str = "", name: str | None = None) -> int:
+    """Say (once) that the command stopped on Ctrl-C or SIGTERM, ``dlx: [NAME: ]interrupted``
+    (``terminated``) and ``detail``; return the exit code, 130 (143).
+
+    >>> import contextlib
+    >>> with contextlib.redirect_stderr(sys.stdout):
+    ...     interrupted(" after 5 nodes", "p.dlx")
+    dlx: p.dlx: interrupted after 5 nodes
+    130
+    >>> STOP.reported = False
+    """
+    return STOP.report(detail, name)
+
+
 # ------------------------------------------------------------------------------ input
 
 
@@ -217,8 +312,10 @@ def open_input(path: str, errors: str = "strict") -> Iterator[tuple[IO[str], str
     U+FFFD, ``"surrogateescape"``: lone surrogates a reader can point at).  A file
     that cannot be opened raises :class:`InputError`.  Standard input is left open.
     Callers read with ``readline(limit)`` (a line-length cap, :func:`line_cap`),
-    never ``for line in f``.
+    never ``for line in f``.  A Ctrl-C or SIGTERM that came while the last search
+    ended stops the command here, before the next input is read.
     """
+    STOP.check()
     if path == "-":
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is None:          # a text stream put in place of stdin (tests, embedding)
@@ -238,6 +335,20 @@ def open_input(path: str, errors: str = "strict") -> Iterator[tuple[IO[str], str
         yield stream, path
 
 
+def read_small(path: str, limit: int = DEFAULT_MAX_LINE, what: str = "the file") -> str:
+    """The text of a small file (such as ``--regions FILE``), at most ``limit``
+    characters, read as UTF-8 with bad bytes as U+FFFD; :class:`InputError` if it
+    cannot be read or is longer (``/dev/zero`` is refused at once, not read on)."""
+    with open_input(path, errors="replace") as (stream, name):
+        try:
+            text = stream.read(limit + 1)
+        except OSError as e:
+            raise InputError(f"cannot read it: {e.strerror or e}", name) from None
+    if len(text) > limit:
+        raise InputError(f"{what} is longer than {limit:,} characters", name)
+    return text
+
+
 def input_size(stream: object) -> int | None:
     """The size in bytes of a stream reading a regular file, else None (a pipe, a terminal)."""
     try:
@@ -250,11 +361,17 @@ def input_size(stream: object) -> int | None:
 def line_cap(stream: object, requested: int | None) -> int:
     """The longest line to read from ``stream``: ``requested`` (``--max-line``) if given;
     else as long as the file for a regular file (its size bounds what a line costs),
-    and :data:`DEFAULT_MAX_LINE` characters for a pipe or a terminal."""
+    and :data:`DEFAULT_MAX_LINE` characters for a pipe or a terminal.  Never more than
+    ``readline`` takes (``sys.maxsize - 2``, with room for a line break).
+
+    >>> line_cap(None, None), line_cap(None, 10), line_cap(None, 2**63 - 1) == sys.maxsize - 2
+    (1000000, 10, True)
+    """
     if requested is not None:
-        return requested
+        return min(requested, sys.maxsize - 2)
     size = input_size(stream)
-    return DEFAULT_MAX_LINE if size is None else max(DEFAULT_MAX_LINE, size + 1)
+    return DEFAULT_MAX_LINE if size is None else min(max(DEFAULT_MAX_LINE, size + 1),
+                                                     sys.maxsize - 2)
 
 
 class Deadline:
@@ -286,8 +403,9 @@ class Deadline:
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     """``--jobs N`` and ``--scheduler ADDRESS``: where the search runs."""
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=positive_int, metavar="N",
-                       help="search on N processes of this machine (the tree cut into pieces)")
+    where.add_argument("--jobs", type=jobs, metavar="N",
+                       help="search on N processes of this machine (the tree cut into pieces;"
+                            " at most a few per CPU)")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="search on a running Dask cluster (its scheduler, such as"
                        " tcp://host:8786; needs the dask extra)")
@@ -315,18 +433,6 @@ def executor_for(args: argparse.Namespace) -> Iterator[Any]:
 
 
 # ---------------------------------------------------------------- the search session
-
-
-class _Interrupt:
-    """Ctrl-C sets a flag; the search stops at its next progress point (between steps)."""
-
-    def __init__(self) -> None:
-        self.requested = False
-
-    def __call__(self, signum: int, frame: FrameType | None) -> None:
-        if self.requested:          # a second Ctrl-C: stop right now
-            raise KeyboardInterrupt
-        self.requested = True
 
 
 def is_terminal(stream: object) -> bool:
@@ -363,14 +469,23 @@ def slow_engine_note(elapsed: float, quiet: bool) -> str | None:
                    " reinstall dlx to build it (searches run 20-50x faster)")
 
 
-def progress_bar(done: float, width: int = 20) -> str:
-    """A bar of ``width`` cells, ``done`` (0 to 1) of it filled.
+def _bar_characters(stream: object) -> str:
+    """``━`` for the progress bar where ``stream``'s encoding has it, else ``#``."""
+    try:
+        "━".encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return "#"
+    return "━"
 
-    >>> progress_bar(0.5, 10)
-    '━━━━━     '
+
+def progress_bar(done: float, width: int = 20, bar: str = "━") -> str:
+    """A bar of ``width`` cells, ``done`` (0 to 1) of it filled with ``bar``.
+
+    >>> progress_bar(0.5, 10), progress_bar(0.2, 5, "#")
+    ('━━━━━     ', '#    ')
     """
     filled = round(max(0.0, min(1.0, done)) * width)
-    return "━" * filled + " " * (width - filled)
+    return bar * filled + " " * (width - filled)
 
 
 def eta(elapsed: float, done: float) -> str:
@@ -402,25 +517,25 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
     merged fraction) with the time left at that pace, the nodes, their rate and the
     solutions so far.  Answers printed to a terminal
     meanwhile go above it, and it is gone when the session ends, before anything
-    else is printed.  Ctrl-C sets a flag; the callback then raises
-    KeyboardInterrupt, which the search turns into a clean stop between two steps
-    (a second Ctrl-C stops at once).  A long search on the pure engine gets a note
-    (:func:`slow_engine_note`), once.
+    else is printed.  Ctrl-C or SIGTERM meanwhile only sets a flag
+    (:meth:`dlx.cli.Stop.deferred`); the callback then raises KeyboardInterrupt
+    (:class:`dlx.cli.Terminated` for SIGTERM), which the search turns into a clean
+    stop between two steps (a second signal stops at once).  A long search on the
+    pure engine gets a note (:func:`slow_engine_note`), once.  The line shows
+    ``label`` (a file name) as it is, never as rich markup.
     """
-    interrupt = _Interrupt()
-    try:
-        previous = signal.signal(signal.SIGINT, interrupt)
-    except ValueError:              # not in the main thread: Ctrl-C stays as it was
-        previous = None
+    owned = signal.getsignal(signal.SIGINT) is not STOP   # called without dlx.cli.main
+    if owned:
+        STOP.install()
     show = progress_wanted(quiet)
+    bar = _bar_characters(sys.stderr)
     live: Any = None
     spinner: Any = None
     started = time.perf_counter()
 
     def progress(stats: dlx.Stats) -> None:
         nonlocal live, spinner
-        if interrupt.requested:
-            raise KeyboardInterrupt
+        STOP.check()
         elapsed = time.perf_counter() - started
         note = slow_engine_note(elapsed, quiet)
         if note is not None:
@@ -433,7 +548,8 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
         rate = stats.nodes / max(elapsed, 1e-9)
         workers = getattr(stats, "workers", None)      # a parallel run's report
         done = getattr(stats, "fraction", 0.0) if workers is not None else stats.explored
-        text = (f"{label}: {progress_bar(done)} {done:6.1%}  ETA {eta(elapsed, done)}  "
+        text = (f"{label}: {progress_bar(done, bar=bar)} {done:6.1%}"
+                f"  ETA {eta(elapsed, done)}  "
                 f"{stats.nodes:,} nodes ({rate:,.0f}/s), {stats.solutions:,} solutions")
         if workers is not None:
             text += f", {workers} workers, {getattr(stats, 'pieces_left', 0):,} pieces left"
@@ -444,20 +560,30 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
 
             # Answers printed to a terminal go above the line (rich redirects stdout
             # while the line shows); to a file or a pipe, straight to stdout.
-            spinner = Spinner("dots", text=text)
+            spinner = Spinner("dots", text=_plain(text))
             live = Live(spinner, console=Console(stderr=True, soft_wrap=True), transient=True,
                         redirect_stdout=is_terminal(sys.stdout), redirect_stderr=False,
                         refresh_per_second=8)
             live.start()
-        spinner.update(text=text)
+        spinner.update(text=_plain(text))
 
     try:
-        yield progress
+        with STOP.deferred():
+            try:
+                yield progress
+            finally:
+                if live is not None:
+                    live.stop()     # erase the line before any answer or message follows
     finally:
-        if live is not None:
-            live.stop()             # erase the line before any answer or message follows
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        if owned:
+            STOP.uninstall()
+
+
+def _plain(text: str) -> Any:
+    """``text`` as a rich Text: shown as it is, ``[`` and ``:`` included (no markup, no emoji)."""
+    from rich.text import Text
+
+    return Text(text)
 
 
 # ------------------------------------------------------------------------ statistics
@@ -473,11 +599,12 @@ def print_table(title: str, rows: Sequence[tuple[str, str]]) -> None:
         for what, value in rows:
             print(f"{what:>18}  {value}", file=sys.stderr)
         return
-    table = Table(title=title, show_header=False)
+    # a file name such as "[old]/p.dlx" is shown as it is, never read as markup
+    table = Table(title=_plain(title), show_header=False)
     table.add_column("what")
     table.add_column("value", justify="right")
     for what, value in rows:
-        table.add_row(what, value)
+        table.add_row(_plain(what), _plain(value))
     Console(stderr=True, no_color="NO_COLOR" in os.environ).print(table)
 
 

@@ -42,6 +42,7 @@ dlx: in.txt:3: case 1: column 3 is out of range: there are 2 columns
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Hashable, Iterable, Iterator
 from typing import Protocol
 
@@ -109,7 +110,7 @@ def read_lines(stream: _Reader | Iterable[str], max_length: int | None = None
     while True:
         number += 1
         try:
-            line = stream.readline(cap + 2)
+            line = stream.readline(min(cap + 2, sys.maxsize))
         except UnicodeDecodeError as e:
             raise _Fatal(f"the input is not valid text ({e.reason})", number) from None
         if not line:

@@ -28,12 +28,12 @@ import dlx
 from dlx import FormatError
 from problems import dominoes, langford, polyominoes, queens, rectangles
 
+from . import STOP
 from .common import (
     EPILOG,
     EXIT_BUDGET,
     EXIT_FOUND,
     EXIT_INPUT,
-    EXIT_INTERRUPTED,
     EXIT_NONE,
     Batch,
     Deadline,
@@ -42,12 +42,15 @@ from .common import (
     add_stats,
     error,
     executor_for,
+    interrupted,
+    line_cap,
     open_input,
     positive_int,
     print_stats,
     search_session,
     seconds,
     stopped,
+    whole_number,
 )
 
 __all__ = ["add_parsers"]
@@ -59,8 +62,8 @@ MAX_OPTIONS = 200_000
 def _size(text: str) -> tuple[int, int]:
     found = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
     if not found:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 6x10")
-    return int(found[1]), int(found[2])
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a size like 6x10")
+    return whole_number(found[1]), whole_number(found[2])
 
 
 def _common() -> argparse.ArgumentParser:
@@ -88,7 +91,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     p = subparsers.add_parser("queens", parents=common, help="n queens, none attacking another",
                               description="Place N queens on an N x N board, none attacking"
                               " another (OEIS A000170 counts them).", epilog=EPILOG)
-    p.add_argument("n", type=int, metavar="N", help="board size (N x N, N queens)")
+    p.add_argument("n", type=whole_number, metavar="N", help="board size (N x N, N queens)")
     p.set_defaults(func=_queens)
     p = subparsers.add_parser(
         "rectangles", parents=common, help="fewest rectangles covering a board (ZOJ 3209)",
@@ -98,6 +101,9 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         " on stderr and the rest are still answered.", epilog=EPILOG)
     p.add_argument("files", nargs="*", default=["-"], metavar="FILE",
                    help="input files; '-' or none for standard input")
+    p.add_argument("--max-line", type=positive_int, metavar="N",
+                   help="longest input line in characters (default: any line of a regular"
+                        " file; 1,000,000 from a pipe)")
     p.set_defaults(func=_rectangles)
     p = subparsers.add_parser(
         "pentominoes", parents=common, help="tile a W x H box with the 12 pentominoes",
@@ -111,7 +117,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                               description="Arrange 1, 1, ..., N, N in a row with k numbers"
                               " between the two k's (both mirror images are counted; there"
                               " are solutions only for N = 0 or 3 mod 4).", epilog=EPILOG)
-    p.add_argument("n", type=int, metavar="N",
+    p.add_argument("n", type=whole_number, metavar="N",
                    help="the largest number: the row holds two of each of 1..N")
     p.set_defaults(func=_langford)
     p = subparsers.add_parser("dominoes", parents=common, help="domino tilings of an R x C board",
@@ -161,8 +167,7 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
               " unknown")
         return EXIT_BUDGET
     except KeyboardInterrupt:
-        error("interrupted")
-        return EXIT_INTERRUPTED
+        return interrupted()
     finally:
         if args.stats:
             print_stats(stats, time.perf_counter() - started, f"dlx {command}")
@@ -172,7 +177,9 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
 def _build(make: Callable[[], dlx.ExactCover], options: int = 0) -> dlx.ExactCover | None:
     """The problem, or None after one line on stderr (bad or too large input)."""
     if options > MAX_OPTIONS:
-        error(f"that would be about {options:,} options; the limit is {MAX_OPTIONS:,}")
+        size = f"about {options:,} options" if options < 10**15 else \
+            "more options than any memory holds"
+        error(f"that would be {size}; the limit is {MAX_OPTIONS:,}")
         return None
     try:
         return make()
@@ -257,8 +264,7 @@ def _rectangles(args: argparse.Namespace) -> int:
                     print(e, file=sys.stderr)
                     batch.bad()
     except KeyboardInterrupt:
-        error("interrupted")
-        return EXIT_INTERRUPTED
+        return interrupted()
     finally:
         if args.stats:
             print_stats(total, time.perf_counter() - started, "dlx rectangles",
@@ -271,12 +277,20 @@ def _rectangle_cases(args: argparse.Namespace, stream: IO[str], name: str, batch
                      progress: Callable[[dlx.Stats], None]) -> bool:
     """Answer the cases of one file; False when the time limit stops the run."""
     k = 0
-    for case in rectangles.read_batch(stream):
+    cases = rectangles.read_batch(stream, max_length=line_cap(stream, args.max_line))
+    while True:
+        with STOP.immediate():      # waiting for input: a signal stops at once
+            case = next(cases, None)
+        if case is None:
+            break
         k += 1
         batch.cases += 1
         if isinstance(case, FormatError):
             case_of = f"case {k}: " if "case" not in case.reason else ""
-            error(case_of + case.reason, name, case.line)
+            reason = case.reason
+            if reason.startswith("line is longer than") and args.max_line is None:
+                reason += "; --max-line N reads longer lines"
+            error(case_of + reason, name, case.line)
             batch.bad()
             continue
         if deadline.expired():

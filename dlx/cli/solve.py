@@ -27,7 +27,8 @@ import re
 import sys
 import time
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import IO, Any, cast
 
 import dlx
@@ -36,7 +37,6 @@ from dlx.formats import DLXFormatWarning, read_dlx_lines
 from .common import (
     EPILOG,
     EXIT_INPUT,
-    EXIT_INTERRUPTED,
     EXIT_MEMORY,
     Batch,
     Deadline,
@@ -45,6 +45,7 @@ from .common import (
     error,
     executor_for,
     input_size,
+    interrupted,
     line_cap,
     open_input,
     positive_int,
@@ -55,6 +56,10 @@ from .common import (
 )
 
 __all__ = ["add_parsers", "run"]
+
+#: --best K keeps K solutions in memory: more than 2**31 - 1 could never be held, so a
+#: larger K (up to 2**63 - 1, what every count option takes) means the same as this one.
+MAX_BEST = 2**31 - 1
 
 
 def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -228,8 +233,9 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
         elif args.best is not None:
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:
-                cheapest = dlx.best(problem, k=args.best, max_nodes=budget, timeout=timeout,
-                                    stats=stats, progress=progress, executor=ex)
+                cheapest = dlx.best(problem, k=min(args.best, MAX_BEST), max_nodes=budget,
+                                    timeout=timeout, stats=stats, progress=progress,
+                                    executor=ex)
             for cost, sol in cheapest:
                 found += 1
                 _print_solution(problem, lines, sol, found, args.format, name, prefix, cost)
@@ -257,9 +263,10 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
               " unfinished", name)
         batch.unknown()
     except KeyboardInterrupt:
-        error(f"interrupted after {stats.nodes:,} nodes: {stats.solutions:,} solutions so far",
-              name)
-        return EXIT_INTERRUPTED
+        # listing: the solutions printed (a parallel run may have found more, unmerged)
+        so_far = f"{stats.solutions:,} solutions so far" if args.count or args.best else \
+            f"{found:,} solutions printed"
+        return interrupted(f" after {stats.nodes:,} nodes: {so_far}", name)
     else:
         if found == 0:
             batch.none()
@@ -279,10 +286,29 @@ def _print_solution(problem: dlx.ExactCover, lines: Sequence[int], sol: Sequence
             record["cost"] = cost
         record.update({"lines": [lines[o] for o in chosen],
                        "options": [_option_text(problem, o).split() for o in chosen]})
-        print(json.dumps(record))
+        with _any_digits(cost):
+            text = json.dumps(record)
     else:
-        head = "" if cost is None else f"{cost}: "
-        print(prefix + head + "; ".join(_option_text(problem, o) for o in chosen))
+        with _any_digits(cost):
+            head = "" if cost is None else f"{cost}: "
+        text = prefix + head + "; ".join(_option_text(problem, o) for o in chosen)
+    print(text)
+
+
+@contextmanager
+def _any_digits(number: object) -> Iterator[None]:
+    """Let ``number`` be written out whole.  Python refuses to write an int of more than
+    4,300 digits (the guard against slow conversions; the reader refuses such a cost),
+    but a sum of the file's costs may have a few more."""
+    if not isinstance(number, int) or abs(number).bit_length() < 14_000:   # < 4,215 digits
+        yield
+        return
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 def _option_text(problem: dlx.ExactCover, label: Hashable) -> str:
