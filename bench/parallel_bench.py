@@ -57,8 +57,8 @@ sys.path.insert(0, str(HERE.parent))
 import dlx  # noqa: E402
 from dlx import parallel  # noqa: E402
 from dlx.options import Options  # noqa: E402
+from dlx.parallel import pieces as split_module  # noqa: E402
 from dlx.parallel import schedule, worker  # noqa: E402
-from dlx.parallel import split as split_module  # noqa: E402
 from dlx.parallel.answers import CountAnswer  # noqa: E402
 from problems import catalog, queens  # noqa: E402
 

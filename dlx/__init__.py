@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from .estimate import Estimate, estimate
     from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
     from .formats import read_dlx, write_dlx
-    from .parallel.split import split  # (dlx.parallel.split also names that module)
+    from .parallel import split
     from .prepared import Answer, Minimized, Prepared
     from .problem import Colored, ExactCover
     from .search import SearchState

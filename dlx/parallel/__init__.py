@@ -28,7 +28,7 @@ True
 Where things are
 ----------------
 =====================  ==========================================================
-:mod:`.split`          how pieces are cut (:func:`split`, the driver's cuts)
+:mod:`.pieces`         how pieces are cut (:func:`split`, the driver's cuts)
 :mod:`.schedule`       how they are scheduled: the driver, task budgets, faults
 :mod:`.worker`         what a worker does with a task
 :mod:`.answers`        how each view finds and merges answers (a class per view)
@@ -117,8 +117,8 @@ from ..problem import ExactCover
 from ..search import SearchState
 from .answers import BestAnswer, CountAnswer, FirstAnswer, SolutionsAnswer
 from .executors import MAX_JOBS, executor
+from .pieces import Piece, split
 from .schedule import REPORT_EVERY, RETRIES, TASK_SECONDS, Driver, Report
-from .split import Piece, split
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

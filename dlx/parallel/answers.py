@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from .. import serial
 from ..options import Options
 from ..problem import ExactCover
-from .split import Piece
+from .pieces import Piece
 
 __all__ = ["Answer", "CountAnswer", "SolutionsAnswer", "FirstAnswer", "BestAnswer", "KINDS",
            "Job"]

@@ -1,6 +1,6 @@
 """How pieces are scheduled: the driver of one parallel run.
 
-:class:`Driver` cuts the first pieces (:func:`~dlx.parallel.split.cut`), queues
+:class:`Driver` cuts the first pieces (:func:`~dlx.parallel.pieces.cut`), queues
 them in search order, and keeps every worker busy with tasks (runs of
 consecutive pieces under one node budget).  When a task comes back it merges the
 answers (an :class:`~dlx.parallel.answers.Answer`), queues the unexplored
@@ -36,7 +36,7 @@ from ..problem import ExactCover
 from ..serial import Request
 from .answers import Answer
 from .executors import fresh_pool, is_fault, width
-from .split import Entry, Piece, add, counts, cut, expand, shares
+from .pieces import Entry, Piece, add, counts, cut, expand, shares
 from .worker import Local, Outcome, Task, work
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from ..options import Engine, Options
 from ..problem import ExactCover
 from ..search import Heuristic, HeuristicName, SearchState
 from .answers import KINDS, Job
-from .split import Piece, add, counts
+from .pieces import Piece, add, counts
 
 __all__ = ["Task", "Outcome", "Local", "work", "quiet", "ORPHAN_CHECK"]
 
