@@ -29,6 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType as _ModuleType
 
+    from .engine import engine_for
     from .errors import (
         BudgetExceeded,
         ColorError,
@@ -58,7 +59,7 @@ __all__ = [
     "ExactCover", "Colored", "Prepared", "Answer", "Minimized", "estimate", "Estimate",
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
-    "is_exact_cover", "why_not",
+    "is_exact_cover", "why_not", "engine_for",
     "read_dlx", "write_dlx",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
@@ -69,7 +70,7 @@ _HOME = {
     "BudgetExceeded": "errors", "ColorError": "errors", "DuplicateItemError": "errors",
     "ExactCoverError": "errors", "FormatError": "errors", "OptionError": "errors",
     "RepeatedItemError": "errors", "UnknownItemError": "errors",
-    "Estimate": "estimate", "estimate": "estimate",
+    "Estimate": "estimate", "estimate": "estimate", "engine_for": "engine",
     "Backtrack": "events", "Choose": "events", "Cover": "events", "Event": "events",
     "Solution": "events", "Stats": "events", "Try": "events", "Uncover": "events",
     "read_dlx": "formats", "write_dlx": "formats",

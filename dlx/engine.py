@@ -48,6 +48,7 @@ except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
 __all__ = ["ENGINES", "MAX_BOUND", "available", "active", "describe", "select", "fits",
+           "engine_for",
            "fits_best", "table", "budget"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
@@ -87,6 +88,32 @@ def select(engine: str | None = None) -> bool:
             )
         return False
     return True
+
+
+def engine_for(problem: Any = None, *, engine: str | None = None) -> str:
+    """Which engine a search runs on, ``"c"`` or ``"python"``: the compiled core when
+    it is built, ``engine=`` (or ``DLX_ENGINE``) allows it, and it can hold
+    ``problem`` (an :class:`~dlx.ExactCover`, or None: any problem it can hold).
+    Whatever this says, :func:`dlx.trace`, a callable ``heuristic`` and a ``bound=``
+    hook run on the pure engine.  Raises ExactCoverError for an unknown engine, or
+    ``"c"`` when the core was not built.
+
+    >>> import dlx
+    >>> dlx.engine_for(engine="python")
+    'python'
+    >>> dlx.engine_for(dlx.ExactCover({"x": ["a"]})) == dlx.engine_for()
+    True
+    """
+    if not select(engine):
+        return "python"
+    if problem is not None:
+        from .problem import ExactCover
+
+        if not isinstance(problem, ExactCover):
+            raise ExactCoverError(f"expected a dlx.ExactCover, got {type(problem).__name__}")
+        if not fits(Links.of(problem)):
+            return "python"
+    return "c"
 
 
 def active() -> str:

@@ -211,12 +211,8 @@ def min_cover(n: int, m: int, pieces: Iterable[Rect], *, bound: str = "auto",
 def _on_core(engine: str | None) -> bool:
     """Will a search with this ``engine=`` run on the compiled core (if dlx has one)?"""
     try:
-        from dlx import engine as engines
-    except ImportError:
-        return False
-    try:
-        return bool(engines.select(engine))
-    except ValueError:
+        return dlx.engine_for(engine=engine) == "c"
+    except dlx.ExactCoverError:
         return False
 
 
