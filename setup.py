@@ -1,5 +1,8 @@
 """Build the optional compiled core ``dlx._core`` (everything else is in pyproject.toml).
 
+Its sources are the folder ``dlx/_core/`` (a map of the files is at the top of
+``dlx/_core/core.h``); MANIFEST.in puts them, headers too, in the sdist.
+
 ``optional=True``: when there is no C compiler (or the build fails for any other
 reason), setuptools prints a warning and the package installs without the core;
 ``dlx`` then runs on its pure-Python engine.
@@ -20,7 +23,12 @@ class BuildExt(build_ext):
         super().build_extensions()
 
 
+# One file per concern (see dlx/_core/core.h); paths relative to this file.
+CORE_SOURCES = [f"dlx/_core/{name}.c" for name in (
+    "module", "table", "loop", "search_object", "batch", "minimize", "scan")]
+CORE_HEADERS = ["dlx/_core/core.h", "dlx/_core/dance.h"]
+
 setup(
-    ext_modules=[Extension("dlx._core", ["dlx/_core.c"], optional=True)],
+    ext_modules=[Extension("dlx._core", CORE_SOURCES, depends=CORE_HEADERS, optional=True)],
     cmdclass={"build_ext": BuildExt},
 )

@@ -1,7 +1,7 @@
 """Which engine runs a search: the compiled core (``dlx._core``) or the pure loop.
 
 Both engines run the same algorithm (:func:`dlx.search.run`, and its C twin in
-``dlx/_core.c``) and give the same solutions in the same order with the same
+``dlx/_core/``) and give the same solutions in the same order with the same
 :class:`~dlx.Stats`.  The views (:func:`dlx.count`, :func:`dlx.solutions`, ...)
 take ``engine="auto" | "c" | "python"``; when it is not given, the environment
 variable ``DLX_ENGINE`` decides, and then ``"auto"``.
@@ -43,7 +43,10 @@ from .errors import BudgetExceeded, ExactCoverError, shown
 from .links import Links
 
 try:
+    # (unbuilt, ``dlx._core`` is the folder of its C sources, a namespace package with
+    # no Search in it: that is "not built" too)
     from . import _core
+    from ._core import Search as _Search  # noqa: F401
 except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 

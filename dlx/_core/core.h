@@ -1,0 +1,172 @@
+/* dlx._core: the search loop of dlx.search.run, compiled.
+ *
+ * One algorithm, two implementations: the core follows dlx/search.py step by
+ * step (Knuth's Algorithm C, TAOCP 7.2.2.1; Algorithm X is C without colours;
+ * Algorithm M where primary items have bounds; steps X1..X8 are named in
+ * loop.c), so that both engines visit the same nodes in the same order, count
+ * the same updates and report the same solutions.
+ *
+ * The files, one per concern (this header holds what they share):
+ *
+ *   dance.h           the node layout, the state of a search (Run) and the dance:
+ *                     hide, cover, purify, commit, tweak and the choosers, always
+ *                     inline (Knuth's names and a map of the steps at its top)
+ *   loop.c            THE loop (run_core_impl), written once and compiled three
+ *                     times by constant arguments of an always-inline function:
+ *                     plain (no colours), coloured, and bounded (Algorithm M);
+ *                     forced options (X1) and branch and bound
+ *   table.c           Table: the static, validated arrays of one problem and the
+ *                     node layout a search starts from; its type object; the
+ *                     readers of numbers and of sets of option indices
+ *   search_object.c   Search: one resumable search (dlx.solutions stays lazy), the
+ *                     GIL and check points (drive)
+ *   batch.c           Table.batch: many sets of forced options, without the GIL
+ *                     (dlx.Prepared)
+ *   minimize.c        Table.minimize: minimal sets of forced options (dlx.minimal)
+ *   scan.c            scan: ExactCover's fast path (numbers the items; no search)
+ *   module.c          the module dlx._core
+ *
+ * Objects:
+ *   Table   the static, validated arrays of one problem, plus the node layout a
+ *           search starts from (built once per problem, cached by dlx.engine);
+ *           Table.batch() searches many sets of forced options on it, without
+ *           the GIL (dlx.Prepared).
+ *   Search  one search: its own copy of the dynamic arrays and a resumable loop,
+ *           so dlx.solutions stays lazy.  Searches share nothing.
+ *
+ * Pausing: the loop returns at a solution (mode "solutions", or the count
+ * limit), at the end, when the node budget runs out, and at "check points"
+ * (every PROGRESS_EVERY nodes, where the Python progress callback, the clock and
+ * the signal handlers run with the GIL held).  Every pause is between two steps.
+ *
+ * Functions one file calls in another are named dlx_... and hidden (DLX_HIDDEN):
+ * the module exports PyInit__core only.
+ */
+
+#ifndef DLX_CORE_H
+#define DLX_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dance.h"
+
+#define PROGRESS_EVERY 4096          /* must equal dlx.search.PROGRESS_EVERY */
+#define QUANTUM_UPDATES (1LL << 16)  /* work done holding the GIL before releasing it */
+
+enum { MODE_COUNT = 0, MODE_SOLUTIONS = 1, MODE_BEST = 2 };
+/* Why the loop returned. */
+enum { R_SOLUTION, R_DONE, R_BUDGET, R_CHECK, R_BROKEN };
+/* Where a paused loop goes on: entering a level (X2), after a solution (X8), or
+   at X5 with the item of the level covered and x_l not yet committed. */
+enum { RESUME_ENTER, RESUME_LEAVE, RESUME_X5 };
+/* Why a check point was reached (Run.check_reason, a mask). */
+#define CHECK_NODES 1
+#define CHECK_QUANTUM 2
+/* What placing forced options did (dlx_place_forced). */
+enum { PLACED, CLASH, DEAD };
+
+/* ------------------------------------------------------------------ Table */
+
+typedef struct Table {
+    PyObject_HEAD
+    int N1, N;          /* primary items 1..N1, secondary N1+1..N */
+    int M;              /* number of nodes (len(TOP)) */
+    int n_options;
+    int colored;
+    int zeros;          /* primary items with an empty list */
+    int *block;         /* one allocation for all the arrays below */
+    int *LL, *RL;       /* N+2 */
+    int *LEN;           /* N+2 (one spare, never read for valid tables) */
+    int *U, *D, *TOP, *COL, *OPT;   /* M */
+    Node *nodes;        /* M: the node layout every search starts from */
+    int *W;             /* the option walks (see build_layout, and hide in dance.h) */
+    int *first;         /* per option: its first node in a primary item (forced options) */
+    int multi;          /* some primary item has bounds other than (1, 1): Algorithm M */
+    int *BOUND, *SLACK; /* N1+1 (multi only): bounds v and slack v - u of primary items */
+} TableObject;
+
+extern DLX_HIDDEN PyTypeObject dlx_Table_Type;
+
+/* The levels a search of t can reach: each chooses an option (Algorithm M: or
+   closes an item, the null choice), plus two. */
+DLX_HIDDEN int dlx_levels(const TableObject *t);
+
+/* Read the n numbers of seq into out: as C ints in [lo, hi] (type 'i'), as long
+   longs in [lo, hi] ('L'), or as doubles ('d', lo and hi unused); -1 with an
+   exception set naming `name` on error. */
+DLX_HIDDEN int dlx_read_numbers(PyObject *seq, const char *name, Py_ssize_t n, char type,
+                                long long lo, long long hi, void *out);
+
+/* Sets of option indices, end to end: set k is at[start[k]] .. at[start[k + 1] - 1]. */
+typedef struct {
+    int *at, *start;
+    int count;
+} Sets;
+
+DLX_HIDDEN int dlx_read_sets(const TableObject *t, PyObject *seq, const char *what, Sets *s);
+DLX_HIDDEN void dlx_free_sets(Sets *s);
+
+/* The options of the choices xs[0..n) (node offsets): their labels (a tuple of one
+   label per option), or with labels None their indices; a tuple. */
+DLX_HIDDEN PyObject *dlx_options_of(const TableObject *t, const int *xs, int n,
+                                    PyObject *labels);
+
+/* Table.batch and Table.minimize (batch.c, minimize.c). */
+DLX_HIDDEN PyObject *dlx_Table_batch(TableObject *t, PyObject *args, PyObject *kwds);
+DLX_HIDDEN PyObject *dlx_Table_minimize(TableObject *t, PyObject *args, PyObject *kwds);
+
+/* -------------------------------------------------------- branch and bound */
+
+/* Branch and bound (mode best; dlx.search.Bound): option weights to maximise, the
+   k best solutions so far, and the default estimate of what the uncovered items
+   can still add: for each, the best share weight / primary items among its
+   options.  Int weights are exact: shares are scaled by `scale` (so they are whole
+   numbers) and the estimate is rounded down; float weights add as doubles. */
+typedef struct Best {
+    int integral, k, found, width;  /* found: how many of the k best are known */
+    long long scale;
+    long long *iw, *ishare, *iscore, *ibest;   /* int weights: per option, node, level, k */
+    double *fw, *fshare, *fscore, *fbest;      /* float weights: the same */
+    int *bx, *blen;                            /* the k best: their choices (width each) */
+} Best;
+
+/* -------------------------------------------------------- the loop (loop.c) */
+
+DLX_HIDDEN int dlx_run_alloc(Run *r, const TableObject *t);
+DLX_HIDDEN void dlx_run_reset(Run *r);
+DLX_HIDDEN void dlx_run_start(Run *r);
+DLX_HIDDEN int dlx_run_core(Run *r);
+DLX_HIDDEN int dlx_place_forced(Run *r, const int *forced, int n);
+
+/* Search below forced options just placed, without the GIL (batch.c). */
+DLX_HIDDEN int dlx_search_placed(Run *r, long long limit, long long max_nodes,
+                                 double deadline, int on_main, PyThreadState **ts, int *late,
+                                 int *interrupted);
+
+/* ------------------------------------------------------------------ the rest */
+
+extern DLX_HIDDEN PyTypeObject dlx_Search_Type;
+DLX_HIDDEN PyObject *dlx_scan(PyObject *module, PyObject *args);
+
+/* The ident of Python's main thread (the only one where it handles signals). */
+extern DLX_HIDDEN unsigned long dlx_main_thread;
+
+static inline double
+monotonic_seconds(void)
+{
+#if defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
+}
+
+#endif /* DLX_CORE_H */

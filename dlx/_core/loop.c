@@ -1,0 +1,508 @@
+/* dlx._core's loop: Knuth's Algorithm C (X without colours, M with bounds),
+ * TAOCP 7.2.2.1, as dlx.search.run runs it, with steps X1..X8 named where they
+ * happen (and Algorithm M's M1..M9 beside them, as dlx.search numbers them).
+ * The loop is written once (run_core_impl) and compiled three times, by constant
+ * arguments of an always-inline function, into run_core_plain (no colours: every
+ * commit a cover), run_core_colored (Algorithm C) and run_core_bounded
+ * (Algorithm M); the dance it inlines is in dance.h.  Also here: a search's state
+ * (dlx_run_alloc), the forced options (X1, dlx_place_forced) and branch and bound
+ * (offer, hopeless).
+ */
+
+#include "core.h"
+
+/* ------------------------------------------------------------------- Run */
+
+/* A search of table t at its start (no forced options placed): its own copy of
+   the dynamic arrays, in one allocation (r->block); -1 on no memory. */
+int
+dlx_run_alloc(Run *r, const TableObject *t)
+{
+    int N = t->N, N1 = t->N1, M = t->M;
+    int depth = dlx_levels(t);
+    size_t nodes = (size_t)M * sizeof(Node);
+    size_t ints = 2 * (size_t)(N + 2) + (size_t)M + 4 * (size_t)depth + (size_t)N1 + 1;
+    size_t longs = (size_t)depth + 1;
+    char *block = (char *)PyMem_Malloc(nodes + longs * sizeof(long long) + ints * sizeof(int));
+    if (block == NULL)
+        return -1;
+    memset(r, 0, sizeof(Run));
+    r->t = t;
+    r->N1 = N1;
+    r->depth = depth;
+    r->OPT = t->OPT;
+    r->W = t->W;
+    r->block = block;
+    r->nd = (Node *)block;
+    r->profile = (long long *)(block + nodes);
+    r->LL = (int *)(block + nodes + longs * sizeof(long long));
+    r->RL = r->LL + (N + 2);
+    r->COL = r->RL + (N + 2);
+    r->x = r->COL + M;
+    r->first_x = r->x + depth;
+    r->first = r->first_x + depth;
+    r->deg = r->first + depth;
+    r->BOUND = r->deg + depth;
+    r->SLACK = t->SLACK;
+    if (t->multi)
+        memcpy(r->BOUND, t->BOUND, ((size_t)N1 + 1) * sizeof(int));
+    memcpy(r->nd, t->nodes, nodes);
+    memcpy(r->LL, t->LL, (size_t)(N + 2) * sizeof(int));
+    memcpy(r->RL, t->RL, (size_t)(N + 2) * sizeof(int));
+    memcpy(r->COL, t->COL, (size_t)M * sizeof(int));
+    r->zeros = t->zeros;
+    r->budget = r->limit = -1;
+    return 0;
+}
+
+/* Put the links back as the table lays them out (after a search of a batch):
+   copying them is cheaper than undoing a deep search step by step. */
+void
+dlx_run_reset(Run *r)
+{
+    const TableObject *t = r->t;
+    memcpy(r->nd, t->nodes, (size_t)t->M * sizeof(Node));
+    memcpy(r->LL, t->LL, (size_t)(t->N + 2) * sizeof(int));
+    memcpy(r->RL, t->RL, (size_t)(t->N + 2) * sizeof(int));
+    if (t->colored)
+        memcpy(r->COL, t->COL, (size_t)t->M * sizeof(int));
+    if (t->multi)
+        memcpy(r->BOUND, t->BOUND, ((size_t)t->N1 + 1) * sizeof(int));
+    r->zeros = t->zeros;
+    r->level = 0;
+    r->resume = RESUME_ENTER;
+}
+
+/* Start counting a search whose root is the current level (after the forced
+   options): one node, at level `base`; r->updates holds the root's own (see
+   dlx_place_forced). */
+void
+dlx_run_start(Run *r)
+{
+    r->base = r->level;
+    memset(r->profile, 0, ((size_t)r->depth + 1) * sizeof(long long));
+    r->profile[r->base] = 1;
+    r->plen = r->base + 1;
+    r->nodes = 1;
+    r->solutions = 0;
+    r->resume = RESUME_ENTER;
+}
+
+/* ------------------------------------------------------- branch and bound */
+
+static long long
+floor_div(long long a, long long b)       /* b > 0 */
+{
+    long long q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* Is the k-th best known, and can no completion of this level's partial solution
+   beat it? */
+static int
+hopeless(const Run *r)
+{
+    const Best *bb = r->bb;
+    if (bb->found < bb->k)
+        return 0;
+    const int *RL = r->RL;
+    const char *nd = (const char *)r->nd;
+    long long iroom = 0;
+    double froom = 0.0;
+    for (int j = RL[0]; j != 0; j = RL[j]) {
+        const int h = OFF(j);
+        int p = AT(nd, h)->d;
+        if (p == h)
+            return 1;                    /* an item no option can cover */
+        if (bb->integral) {
+            long long m = bb->ishare[IDX(p)];
+            for (p = AT(nd, p)->d; p != h; p = AT(nd, p)->d)
+                if (bb->ishare[IDX(p)] > m)
+                    m = bb->ishare[IDX(p)];
+            iroom += m;
+        }
+        else {
+            double m = bb->fshare[IDX(p)];
+            for (p = AT(nd, p)->d; p != h; p = AT(nd, p)->d)
+                if (bb->fshare[IDX(p)] > m)
+                    m = bb->fshare[IDX(p)];
+            froom += m;
+        }
+    }
+    int worst = bb->k - 1;
+    if (bb->integral)
+        return !(bb->iscore[r->level] + floor_div(iroom, bb->scale) > bb->ibest[worst]);
+    return !(bb->fscore[r->level] + froom > bb->fbest[worst]);
+}
+
+/* score[level + 1] = score[level] + the weight of option o. */
+static inline void
+add_weight(Best *bb, int level, int o)
+{
+    if (bb->integral)
+        bb->iscore[level + 1] = bb->iscore[level] + bb->iw[o];
+    else
+        bb->fscore[level + 1] = bb->fscore[level] + bb->fw[o];
+}
+
+/* Whether the score at `level` is better than the j-th best kept (ties are not). */
+static inline int
+beats(const Best *bb, int level, int j)
+{
+    return bb->integral ? bb->iscore[level] > bb->ibest[j] : bb->fscore[level] > bb->fbest[j];
+}
+
+/* A solution at `level`: keep it if it is among the k best so far (ties: the
+   first found stays ahead). */
+static void
+offer(Run *r, int level)
+{
+    Best *bb = r->bb;
+    int at = bb->found;
+    if (at == bb->k) {
+        if (!beats(bb, level, at - 1))
+            return;
+        at--;                           /* the last one kept drops out */
+    }
+    for (; at > 0 && beats(bb, level, at - 1); at--) {
+        if (bb->integral)
+            bb->ibest[at] = bb->ibest[at - 1];
+        else
+            bb->fbest[at] = bb->fbest[at - 1];
+        bb->blen[at] = bb->blen[at - 1];
+        memcpy(bb->bx + (size_t)at * bb->width, bb->bx + (size_t)(at - 1) * bb->width,
+               (size_t)bb->blen[at] * sizeof(int));
+    }
+    if (bb->integral)
+        bb->ibest[at] = bb->iscore[level];
+    else
+        bb->fbest[at] = bb->fscore[level];
+    bb->blen[at] = level;
+    memcpy(bb->bx + (size_t)at * bb->width, r->x, (size_t)level * sizeof(int));
+    if (bb->found < bb->k)
+        bb->found++;
+}
+
+/* -------------------------------------------------------------- the loop */
+
+/* THE loop, resumable.  Runs without touching Python objects (the caller may
+   have released the GIL) until a solution to report, the end, the budget, or a
+   check point; saves its state in r and says why it stopped. */
+ALWAYS_INLINE int
+run_core_impl(Run *r, const int colored, const int multi)
+{
+    Ctx c = ctx_of(r);
+    char *nd = (char *)r->nd;
+    int *RL = r->RL, *x = r->x;
+    int level = r->level, i = r->i, xl;
+    long long nodes = r->nodes, updates = r->updates, k;
+    const long long budget = r->budget, pause_at = r->pause_at;
+    const int base = r->base;
+    int why;
+
+    switch (r->resume) {
+    case RESUME_LEAVE:
+        goto leave;
+    case RESUME_X5:
+        goto x5_commit;
+    default:
+        break;
+    }
+
+enter:
+    /* X2 (M2): enter level `level` */
+    if (RL[0] == 0) {
+        r->solutions++;
+        if (r->bb)
+            offer(r, level);
+        if (r->keep_first && r->solutions == 1) {
+            memcpy(r->first_x, x, (size_t)level * sizeof(int));
+            r->first_len = level;
+        }
+        if (r->mode == MODE_SOLUTIONS || r->solutions == r->limit) {
+            r->resume = RESUME_LEAVE;
+            why = R_SOLUTION;
+            goto save;
+        }
+        goto leave;
+    }
+    /* X3 (M3): choose an item i (a primary item with no option left: a dead end;
+       with bounds, one whose branching degree is 0) */
+    if (multi) {
+        int degree;
+        i = choose_bounded(r, &degree);
+        if (r->heuristic) {
+            i = RL[0];
+            int s = r->SLACK[i] < r->BOUND[i] ? r->SLACK[i] : r->BOUND[i];
+            degree = LEN_OF(nd, OFF(i)) + s - r->BOUND[i] + 1;
+        }
+        if (degree <= 0)
+            goto leave;
+        r->deg[level] = degree;
+    }
+    else {
+        if (c.zeros > 0)
+            goto leave;
+        i = r->heuristic ? RL[0] : choose_mrv(RL, nd);
+        r->deg[level] = LEN_OF(nd, OFF(i));
+    }
+    if (r->bb) {
+        r->level = level;
+        if (hopeless(r))
+            goto leave;
+    }
+    if (level >= r->depth - 1) {   /* impossible for a valid table */
+        why = R_BROKEN;
+        goto save;
+    }
+    /* X4 (M4): cover i (with bounds: one more choice for i, which is covered once
+       its bound is used up, and otherwise tweaked option by option) */
+    if (multi) {
+        if (--r->BOUND[i] == 0)
+            updates += cover(&c, i, colored);
+        r->first[level] = AT(nd, OFF(i))->d;
+    }
+    else {
+        updates += cover(&c, i, colored);
+    }
+    x[level] = AT(nd, OFF(i))->d;
+    goto try_;
+
+leave:
+    /* X8 (M9): leave level `level` */
+    if (level == base) {
+        r->resume = RESUME_ENTER;
+        why = R_DONE;
+        goto save;
+    }
+    level--;
+    /* X6 (M7): try again: uncommit x_l, take the next option of its item */
+    xl = x[level];
+    if (multi && IDX(xl) <= r->t->N) {
+        /* after the null choice: i is active again, and its level is over (M8) */
+        i = IDX(xl);
+        reactivate(&c, i);
+        r->level = level;
+        restore_bounded(&c, r, i);
+        goto leave;
+    }
+    i = IDX(AT(nd, xl)->t);
+    if (multi) {
+        for (int q = prev_node(nd, xl); q != xl; q = prev_node(nd, q))
+            uncommit_bounded(&c, r, q);
+    }
+    else {
+        uncommit_option(&c, xl, colored);
+    }
+    x[level] = AT(nd, xl)->d;
+
+try_:
+    xl = x[level];
+    if (multi && (r->BOUND[i] || r->SLACK[i])) {
+        /* M5: i is not covered: restore it (M8) when it has too few options left
+           for its bound; the null choice (xl == i) closes it, keeping what it has */
+        if (LEN_OF(nd, OFF(i)) <= r->BOUND[i] - r->SLACK[i]) {
+            r->level = level;
+            restore_bounded(&c, r, i);
+            goto leave;
+        }
+    }
+    else if (xl == OFF(i)) {
+        /* X7 (M8): backtrack: every option of i has been tried */
+        if (multi) {
+            r->level = level;
+            restore_bounded(&c, r, i);
+        }
+        else {
+            uncover(&c, i, colored);
+        }
+        goto leave;
+    }
+    /* X5 (M6): try x_l */
+    if (nodes == budget) {
+        r->resume = RESUME_X5;    /* not resumable: the search is over */
+        why = R_BUDGET;
+        goto save;
+    }
+    nodes++;
+    {
+        int check = 0;
+        if ((nodes & (PROGRESS_EVERY - 1)) == 0)
+            check |= CHECK_NODES;
+        if (updates >= pause_at)
+            check |= CHECK_QUANTUM;
+        if (check) {
+            r->check_reason = check;
+            r->resume = RESUME_X5;
+            why = R_CHECK;
+            goto save;
+        }
+    }
+x5_commit:
+    xl = x[level];
+    if (r->plen == level + 1)
+        r->profile[r->plen++] = 1;
+    else
+        r->profile[level + 1]++;
+    if (multi) {
+        if (r->BOUND[i] || r->SLACK[i]) {
+            if (xl != OFF(i))
+                updates += tweak(&c, xl, r->BOUND[i] != 0);  /* xl leaves i's list */
+            else if (r->BOUND[i])
+                deactivate(&c, i);                          /* the null choice */
+        }
+        if (xl != OFF(i))
+            for (int q = next_node(nd, xl); q != xl; q = next_node(nd, q))
+                updates += commit_bounded(&c, r, q);
+        level++;
+        goto enter;
+    }
+    k = commit_option(&c, xl, colored);
+    if (k < 0) {
+        /* early failure: an item outside x_l has no option left */
+        updates += -1 - k;
+        x[level] = AT(nd, xl)->d;
+        goto try_;
+    }
+    updates += k;
+    if (r->bb)
+        add_weight(r->bb, level, r->OPT[IDX(xl)]);
+    level++;
+    goto enter;
+
+save:
+    r->level = level;
+    r->i = i;
+    r->nodes = nodes;
+    r->updates = updates;
+    r->zeros = c.zeros;
+    return why;
+}
+
+/* The three instantiations of the one loop: Algorithm X (no colours: every commit
+   a cover), Algorithm C (colours), and Algorithm M (bounds; with the coloured
+   dance, whether or not the problem has colours). */
+NOINLINE int
+run_core_plain(Run *r)
+{
+    return run_core_impl(r, 0, 0);
+}
+
+NOINLINE int
+run_core_colored(Run *r)
+{
+    return run_core_impl(r, 1, 0);
+}
+
+NOINLINE int
+run_core_bounded(Run *r)
+{
+    return run_core_impl(r, 1, 1);
+}
+
+/* Run the loop compiled for r's table. */
+int
+dlx_run_core(Run *r)
+{
+    if (r->t->multi)
+        return run_core_bounded(r);
+    return r->t->colored ? run_core_colored(r) : run_core_plain(r);
+}
+
+/* ------------------------------------------------------ forced options (X1) */
+
+/* Is the option of node offset f still available: every node of it still in its
+   item's list (not hidden by an earlier choice), and every item it covers (a
+   node without a colour) still uncovered?  (dlx.search._available) */
+static int
+available(const Run *r, int f)
+{
+    const char *nd = (const char *)r->nd;
+    int q = f;
+    do {
+        const Node *n = AT(nd, q);
+        if (AT(nd, n->u)->d != q)
+            return 0;
+        if (r->COL[IDX(q)] == 0) {
+            int j = IDX(n->t);
+            if (r->RL[r->LL[j]] != j)
+                return 0;
+        }
+        q = next_node(nd, q);
+    } while (q != f);
+    return 1;
+}
+
+/* X1 (M1) for forced options: choose each (its node f, in its first primary item)
+   as the search would: cover f's item and commit the others.  The search below them
+   counts, as its root, the step that placed the last one: its commit, with early
+   failure, as X5 commits a tried option (dlx.search.run does the same).  Returns
+   PLACED; CLASH when an option clashes with an earlier one; DEAD when the last one
+   fails early (one node, nothing below).  After CLASH or DEAD the links are half
+   changed: reset them. */
+int
+dlx_place_forced(Run *r, const int *forced, int n)
+{
+    Ctx c = ctx_of(r);
+    const int colored = r->t->colored;
+    long long k = 0;
+    if (r->t->multi) {
+        /* Algorithm M: each forced option is taken out of every list and counts once
+           against the bounds of its items (dlx.search.run does the same) */
+        for (int j = 0; j < n; j++) {
+            int f = forced[j];
+            if (r->level >= r->depth - 1 || !available(r, f)) {
+                r->zeros = c.zeros;
+                return CLASH;
+            }
+            r->x[r->level] = f;
+            tweak(&c, f, 1);
+            const char *nd = (const char *)r->nd;
+            int q = f;
+            do {
+                commit_bounded(&c, r, q);
+                q = next_node(nd, q);
+            } while (q != f);
+            r->level++;
+        }
+        r->zeros = c.zeros;
+        r->updates = 0;
+        return PLACED;
+    }
+    for (int j = 0; j < n; j++) {
+        int f = forced[j];
+        if (r->level > r->N1 || !available(r, f)) {
+            r->zeros = c.zeros;
+            return CLASH;
+        }
+        if (j == n - 1 && c.zeros == 0) {
+            /* the last one goes in through the item the search would choose here (when
+               it has one), so that its commit is the one the plain search makes */
+            const char *nd = (const char *)r->nd;
+            int h = OFF(r->heuristic ? r->RL[0] : choose_mrv(r->RL, nd));
+            for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
+                if (AT(nd, q)->t == h) {
+                    f = q;
+                    break;
+                }
+        }
+        r->x[r->level] = f;
+        cover(&c, IDX(AT(r->nd, f)->t), colored);
+        if (j < n - 1) {
+            const char *nd = (const char *)r->nd;
+            for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
+                commit(&c, q, colored);
+        }
+        else if ((k = commit_option(&c, f, colored)) < 0) {
+            r->zeros = c.zeros;
+            r->updates = -1 - k;
+            return DEAD;
+        }
+        if (r->bb)
+            add_weight(r->bb, r->level, r->OPT[IDX(f)]);
+        r->level++;
+    }
+    r->zeros = c.zeros;
+    r->updates = k;
+    return PLACED;
+}

@@ -1,0 +1,585 @@
+/* dlx._core's Search: one search over its own copy of a Table's links, its
+ * loop resumable, so that dlx.solutions stays lazy (one solution per call into
+ * C).  drive() runs the loop: the first quantum of work holding the GIL, then
+ * without it, taking it back at the check points only, where the progress
+ * callback, the clock and the signal handlers run.  Searches share nothing.
+ */
+
+#include "core.h"
+
+/* A search's status, as Search.status names it. */
+enum { ST_READY, ST_PAUSED, ST_DONE, ST_BUDGET, ST_TIMEOUT, ST_FAILED };
+
+typedef struct {
+    PyObject_HEAD
+    TableObject *table;
+    PyObject *labels;        /* tuple: option index -> label */
+    PyObject *progress;      /* callable or NULL */
+    PyObject *stats;         /* a dlx.Stats (or any object) or NULL */
+    double explored;         /* the fraction of the tree done, at the last check point */
+    Best best;               /* branch and bound (mode best) */
+    void *bblock;            /* its arrays */
+    double deadline;         /* monotonic seconds, or 0: none */
+    int status, busy, clash, dead;
+    Run run;
+} SearchObject;
+
+/* Read a sequence of option indices (forced options) into the node offsets where
+   the search places them: each option's first node in a primary item. */
+static int
+read_forced(const TableObject *t, PyObject *seq, int **out, int *n)
+{
+    Sets one;
+    PyObject *wrapped = PyTuple_Pack(1, seq);
+    if (wrapped == NULL)
+        return -1;
+    int bad = dlx_read_sets(t, wrapped, "forced must be a sequence of option indices", &one);
+    Py_DECREF(wrapped);
+    if (bad < 0)
+        return -1;
+    *n = one.start[1];
+    for (int k = 0; k < *n; k++)
+        one.at[k] = OFF(t->first[one.at[k]]);
+    *out = one.at;
+    PyMem_Free(one.start);
+    return 0;
+}
+
+/* Knuth's estimate of the fraction of the tree done (dlx.search._explored): at each
+   level the k-th of d branches takes (k - 1) / d of what is left there. */
+static double
+explored(const Run *r)
+{
+    const char *nd = (const char *)r->nd;
+    double done = 0.0, width = 1.0;
+    for (int l = r->base; l <= r->level; l++) {
+        int xl = r->x[l], d = r->deg[l] > 0 ? r->deg[l] : 1;
+        int item = IDX(xl) <= r->t->N ? xl : AT(nd, xl)->t;   /* offsets */
+        int q = r->t->multi ? r->first[l] : AT(nd, item)->d, k = 1;
+        while (q != xl && q != item) {
+            q = AT(nd, q)->d;
+            k++;
+        }
+        width *= d;
+        done += ((k < d ? k : d) - 1) / width;
+    }
+    return done + 0.5 / width;
+}
+
+/* ----------------------------------------------------------- driving */
+
+/* Write nodes, updates, solutions and profile into the stats object. */
+static int
+sync_stats(SearchObject *S)
+{
+    if (S->stats == NULL)
+        return 0;
+    Run *r = &S->run;
+    PyObject *v;
+    v = PyLong_FromLongLong(S->clash ? 0 : r->nodes);     /* a dead root: 1 */
+    if (v == NULL || PyObject_SetAttrString(S->stats, "nodes", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    v = PyLong_FromLongLong(r->updates);
+    if (v == NULL || PyObject_SetAttrString(S->stats, "updates", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    v = PyLong_FromLongLong(r->solutions);
+    if (v == NULL || PyObject_SetAttrString(S->stats, "solutions", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    int plen = S->clash ? 0 : r->plen;
+    v = PyList_New(plen);
+    if (v == NULL)
+        return -1;
+    for (int k = 0; k < plen; k++) {
+        PyObject *n = PyLong_FromLongLong(r->profile[k]);
+        if (n == NULL)
+            goto fail;
+        PyList_SET_ITEM(v, k, n);
+    }
+    if (PyObject_SetAttrString(S->stats, "profile", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    int over = S->clash || S->dead || S->status == ST_DONE;
+    v = PyFloat_FromDouble(over ? 1.0 : S->explored);
+    if (v == NULL || PyObject_SetAttrString(S->stats, "explored", v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    return 0;
+fail:
+    Py_XDECREF(v);
+    return -1;
+}
+
+/* Sync the stats without losing the exception being raised. */
+static void
+sync_stats_keeping_error(SearchObject *S)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (sync_stats(S) < 0)
+        PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+}
+
+/* Run until a result (R_SOLUTION, R_DONE, R_BUDGET); -1 with an exception set
+   when the progress callback or a signal handler raised.  The first quantum of
+   work runs holding the GIL (short searches pay nothing for threads); after
+   that the GIL is released, and taken back only at the check points, where the
+   progress callback, the clock and the signal handlers run. */
+static int
+drive(SearchObject *S)
+{
+    Run *r = &S->run;
+    int released = 0, why;
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is already running");
+        return -1;
+    }
+    if (S->status != ST_READY && S->status != ST_PAUSED) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is over");
+        return -1;
+    }
+    if (S->clash || S->dead) {
+        S->status = ST_DONE;
+        return sync_stats(S) < 0 ? -1 : R_DONE;
+    }
+    S->busy = 1;
+    r->pause_at = r->updates + QUANTUM_UPDATES;
+    /* With no callback and no clock, and off the main thread (where signals are
+       not handled), a check point needs no Python: it stays without the GIL, so
+       that a worker thread does not wait for the GIL every PROGRESS_EVERY nodes. */
+    int quiet = S->progress == NULL && S->deadline <= 0 &&
+                PyThread_get_thread_ident() != dlx_main_thread;
+    for (;;) {
+        if (released) {
+            Py_BEGIN_ALLOW_THREADS
+            for (;;) {
+                why = dlx_run_core(r);
+                if (!(quiet && why == R_CHECK && r->check_reason == CHECK_NODES))
+                    break;
+                S->explored = explored(r);
+            }
+            Py_END_ALLOW_THREADS
+        }
+        else {
+            why = dlx_run_core(r);
+        }
+        if (why != R_CHECK)
+            break;
+        if (r->check_reason & CHECK_QUANTUM) {
+            released = 1;
+            r->pause_at = LLONG_MAX;
+        }
+        if (r->check_reason & CHECK_NODES) {
+            /* At X5, x_l counted but not tried: a stop here takes the count back. */
+            S->explored = explored(r);
+            if (S->progress != NULL) {
+                if (sync_stats(S) < 0)
+                    goto fail_uncount;
+                PyObject *res = PyObject_CallOneArg(S->progress, S->stats ? S->stats : Py_None);
+                if (res == NULL)
+                    goto fail_uncount;
+                Py_DECREF(res);
+            }
+            if (PyErr_CheckSignals() < 0)
+                goto fail_uncount;
+            if (S->deadline > 0 && monotonic_seconds() > S->deadline) {
+                r->nodes--;
+                S->busy = 0;
+                S->status = ST_TIMEOUT;
+                return sync_stats(S) < 0 ? -1 : R_BUDGET;
+            }
+        }
+    }
+    S->busy = 0;
+    if (why == R_BROKEN) {
+        S->status = ST_FAILED;
+        PyErr_SetString(PyExc_RuntimeError, "dlx._core: inconsistent links (a bug)");
+        sync_stats_keeping_error(S);
+        return -1;
+    }
+    S->status = why == R_SOLUTION ? ST_PAUSED : why == R_DONE ? ST_DONE : ST_BUDGET;
+    if (sync_stats(S) < 0) {
+        S->status = ST_FAILED;
+        return -1;
+    }
+    return why;
+fail_uncount:
+    r->nodes--;
+    S->busy = 0;
+    S->status = ST_FAILED;
+    sync_stats_keeping_error(S);
+    return -1;
+}
+
+/* The labels of the choices xs[0..n) (Search_new checked there is one per option). */
+static PyObject *
+labels_of(SearchObject *S, const int *xs, int n)
+{
+    return dlx_options_of(S->table, xs, n, S->labels);
+}
+
+/* Branch and bound: per option weights and shares (spread over the nodes), per
+   level scores, and room for the k best. */
+static int
+read_bound(SearchObject *S, PyObject *weights, PyObject *shares, int integral, int k,
+           long long scale)
+{
+    const TableObject *t = S->table;
+    size_t n_opt = (size_t)t->n_options, M = (size_t)t->M, width = (size_t)t->N1 + 2;
+    size_t numbers = 2 * n_opt + M + width + 1 + (size_t)k;
+    Best *bb = &S->best;
+    S->bblock = PyMem_Malloc(numbers * 8 + ((size_t)k * width + (size_t)k + 1) * sizeof(int));
+    if (S->bblock == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    bb->integral = integral;
+    bb->k = k;
+    bb->width = (int)width;
+    bb->scale = scale;
+    long long *il = (long long *)S->bblock;
+    double *fl = (double *)S->bblock;
+    bb->iw = il, bb->fw = fl;                           /* per option */
+    long long *iper = il + n_opt;
+    double *fper = fl + n_opt;                          /* shares per option (read) */
+    bb->ishare = il + 2 * n_opt, bb->fshare = fl + 2 * n_opt;            /* per node */
+    bb->iscore = il + 2 * n_opt + M, bb->fscore = fl + 2 * n_opt + M;    /* per level */
+    bb->ibest = il + 2 * n_opt + M + width, bb->fbest = fl + 2 * n_opt + M + width;
+    bb->bx = (int *)(il + numbers);
+    bb->blen = bb->bx + (size_t)k * width;
+    char type = integral ? 'L' : 'd';
+    if (dlx_read_numbers(weights, "weights", (Py_ssize_t)n_opt, type, LLONG_MIN, LLONG_MAX,
+                         integral ? (void *)bb->iw : (void *)bb->fw) < 0 ||
+        dlx_read_numbers(shares, "ratios", (Py_ssize_t)n_opt, type, LLONG_MIN, LLONG_MAX,
+                         integral ? (void *)iper : (void *)fper) < 0)
+        return -1;
+    for (size_t q = 0; q < M; q++) {
+        int o = t->OPT[q];
+        if (integral)
+            bb->ishare[q] = o >= 0 ? iper[o] : 0;
+        else
+            bb->fshare[q] = o >= 0 ? fper[o] : 0.0;
+    }
+    for (size_t l = 0; l < width; l++) {
+        if (integral)
+            bb->iscore[l] = 0;
+        else
+            bb->fscore[l] = 0.0;
+    }
+    bb->found = 0;
+    S->run.bb = bb;
+    return 0;
+}
+
+static PyObject *
+Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"table", "labels", "mode", "max_nodes", "limit", "heuristic",
+                             "progress", "stats", "weights", "ratios", "integral", "forced",
+                             "timeout", "k", "scale", NULL};
+    TableObject *t;
+    PyObject *labels, *progress = Py_None, *stats = Py_None, *weights = Py_None,
+             *ratios = Py_None, *forced = NULL;
+    const char *mode_name;
+    long long max_nodes = -1, limit = -1, scale = 1;
+    int heuristic = 0, integral = 0, k = 1;
+    double timeout = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiL:Search", kwlist,
+                                     &dlx_Table_Type, &t, &labels, &mode_name, &max_nodes, &limit,
+                                     &heuristic, &progress, &stats, &weights, &ratios,
+                                     &integral, &forced, &timeout, &k, &scale))
+        return NULL;
+    if (k < 1 || (integral && scale < 1)) {
+        PyErr_SetString(PyExc_ValueError, "k and scale must be at least 1");
+        return NULL;
+    }
+    int mode;
+    if (strcmp(mode_name, "count") == 0)
+        mode = MODE_COUNT;
+    else if (strcmp(mode_name, "solutions") == 0)
+        mode = MODE_SOLUTIONS;
+    else if (strcmp(mode_name, "best") == 0)
+        mode = MODE_BEST;
+    else {
+        PyErr_Format(PyExc_ValueError, "unknown mode %s: use count, solutions or best",
+                     mode_name);
+        return NULL;
+    }
+    if (heuristic != 0 && heuristic != 1) {
+        PyErr_SetString(PyExc_ValueError, "heuristic must be 0 (mrv) or 1 (first)");
+        return NULL;
+    }
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError, "progress must be callable or None");
+        return NULL;
+    }
+    if ((mode == MODE_BEST) != (weights != Py_None) || (weights == Py_None) != (ratios == Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "weights and ratios are needed for mode best, only");
+        return NULL;
+    }
+    PyObject *label_tuple = PySequence_Tuple(labels);
+    if (label_tuple == NULL)
+        return NULL;
+    if (PyTuple_GET_SIZE(label_tuple) != t->n_options) {
+        Py_DECREF(label_tuple);
+        PyErr_SetString(PyExc_ValueError, "labels: one per option needed");
+        return NULL;
+    }
+    int *f = NULL, n_forced = 0;
+    if (forced != NULL && forced != Py_None && read_forced(t, forced, &f, &n_forced) < 0) {
+        Py_DECREF(label_tuple);
+        return NULL;
+    }
+    SearchObject *S = (SearchObject *)type->tp_alloc(type, 0);
+    if (S == NULL) {
+        Py_DECREF(label_tuple);
+        PyMem_Free(f);
+        return NULL;
+    }
+    S->labels = label_tuple;
+    Py_INCREF(t);
+    S->table = t;
+    if (progress != Py_None) {
+        Py_INCREF(progress);
+        S->progress = progress;
+    }
+    if (stats != Py_None) {
+        Py_INCREF(stats);
+        S->stats = stats;
+    }
+    Run *r = &S->run;
+    if (dlx_run_alloc(r, t) < 0) {
+        PyMem_Free(f);
+        Py_DECREF(S);
+        return PyErr_NoMemory();
+    }
+    r->mode = mode;
+    r->heuristic = heuristic;
+    if (mode == MODE_BEST && read_bound(S, weights, ratios, integral, k, scale) < 0) {
+        PyMem_Free(f);
+        Py_DECREF(S);
+        return NULL;
+    }
+    r->updates = 0;
+    int placed = dlx_place_forced(r, f, n_forced);
+    PyMem_Free(f);
+    if (placed == DEAD)
+        r->level++;                  /* the root, at the level after the forced options */
+    dlx_run_start(r);
+    S->clash = placed == CLASH;
+    S->dead = placed == DEAD;
+    r->budget = max_nodes < 1 ? -1 : max_nodes;
+    r->limit = limit < 1 ? -1 : limit;
+    S->deadline = timeout > 0 ? monotonic_seconds() + timeout : 0.0;
+    S->status = ST_READY;
+    return (PyObject *)S;
+}
+
+static int
+Search_traverse(SearchObject *S, visitproc visit, void *arg)
+{
+    Py_VISIT(S->labels);
+    Py_VISIT(S->progress);
+    Py_VISIT(S->stats);
+    return 0;
+}
+
+static int
+Search_clear(SearchObject *S)
+{
+    Py_CLEAR(S->labels);
+    Py_CLEAR(S->progress);
+    Py_CLEAR(S->stats);
+    return 0;
+}
+
+static void
+Search_dealloc(SearchObject *S)
+{
+    PyObject_GC_UnTrack(S);
+    Search_clear(S);
+    Py_XDECREF(S->table);
+    PyMem_Free(S->run.block);
+    PyMem_Free(S->bblock);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static int
+need_mode(SearchObject *S, int mode, const char *what)
+{
+    if (S->run.mode != mode) {
+        PyErr_Format(PyExc_RuntimeError, "%s() needs a search made with mode=%s", what,
+                     mode == MODE_COUNT ? "'count'" : mode == MODE_SOLUTIONS ? "'solutions'"
+                                                                               : "'best'");
+        return -1;
+    }
+    return 0;
+}
+
+static int
+is_over(SearchObject *S)
+{
+    return S->status == ST_DONE || S->status == ST_BUDGET || S->status == ST_TIMEOUT;
+}
+
+static PyObject *
+Search_next(SearchObject *S, PyObject *unused)
+{
+    if (need_mode(S, MODE_SOLUTIONS, "next") < 0)
+        return NULL;
+    if (is_over(S))
+        Py_RETURN_NONE;
+    int why = drive(S);
+    if (why < 0)
+        return NULL;
+    if (why == R_SOLUTION)
+        return labels_of(S, S->run.x, S->run.level);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+Search_count(SearchObject *S, PyObject *unused)
+{
+    if (need_mode(S, MODE_COUNT, "count") < 0)
+        return NULL;
+    if (!is_over(S) && drive(S) < 0)
+        return NULL;
+    return PyLong_FromLongLong(S->run.solutions);
+}
+
+static PyObject *
+Search_best(SearchObject *S, PyObject *unused)
+{
+    if (need_mode(S, MODE_BEST, "best") < 0)
+        return NULL;
+    if (!is_over(S) && drive(S) < 0)
+        return NULL;
+    const Best *bb = &S->best;
+    PyObject *out = PyList_New(bb->found);
+    if (out == NULL)
+        return NULL;
+    for (int j = 0; j < bb->found; j++) {
+        PyObject *sol = labels_of(S, bb->bx + (size_t)j * bb->width, bb->blen[j]);
+        PyObject *item = sol == NULL ? NULL
+            : bb->integral ? Py_BuildValue("(LN)", bb->ibest[j], sol)
+                           : Py_BuildValue("(dN)", bb->fbest[j], sol);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, j, item);
+    }
+    return out;
+}
+
+/* The subtrees a search stopped at X5 has not explored (dlx.search._frontier):
+   x[level] and the options after it in its item's list, then those after x[k] in
+   theirs for k = level-1 .. base; each as the option indices of its path. */
+static PyObject *
+Search_frontier(SearchObject *S, PyObject *unused)
+{
+    const Run *r = &S->run;
+    if (r->t->multi)
+        Py_RETURN_NONE;             /* siblings tweaked away are not forced options */
+    if (S->status != ST_BUDGET && S->status != ST_TIMEOUT)
+        return PyList_New(0);
+    const char *nd = (const char *)r->nd;
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    for (int k = r->level; k >= r->base; k--) {
+        int head = k == r->level ? OFF(r->i) : AT(nd, r->x[k])->t;
+        int q = k == r->level ? r->x[k] : AT(nd, r->x[k])->d;
+        for (; q != head; q = AT(nd, q)->d) {
+            PyObject *piece = PyTuple_New(k + 1);
+            if (piece == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            for (int j = 0; j <= k; j++) {
+                PyObject *o = PyLong_FromLong(r->OPT[IDX(j < k ? r->x[j] : q)]);
+                if (o == NULL) {
+                    Py_DECREF(piece);
+                    Py_DECREF(out);
+                    return NULL;
+                }
+                PyTuple_SET_ITEM(piece, j, o);
+            }
+            if (PyList_Append(out, piece) < 0) {
+                Py_DECREF(piece);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(piece);
+        }
+    }
+    return out;
+}
+
+static PyObject *
+Search_get_status(SearchObject *S, void *closure)
+{
+    static const char *names[] = {"ready", "paused", "done", "budget", "timeout", "failed"};
+    return PyUnicode_FromString(names[S->status]);
+}
+
+static PyObject *
+Search_get_nodes(SearchObject *S, void *closure)
+{
+    return PyLong_FromLongLong(S->clash ? 0 : S->run.nodes);
+}
+
+static PyObject *
+Search_get_updates(SearchObject *S, void *closure)
+{
+    return PyLong_FromLongLong(S->run.updates);
+}
+
+static PyObject *
+Search_get_solutions(SearchObject *S, void *closure)
+{
+    return PyLong_FromLongLong(S->run.solutions);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"next", (PyCFunction)Search_next, METH_NOARGS,
+     "next() -> tuple of labels, or None when the search is over (mode 'solutions')."},
+    {"count", (PyCFunction)Search_count, METH_NOARGS,
+     "count() -> solutions found: runs to the end, the limit or the budget (mode 'count')."},
+    {"best", (PyCFunction)Search_best, METH_NOARGS,
+     "best() -> [(score, labels), ...]: the k best solutions, best first (mode 'best')."},
+    {"frontier", (PyCFunction)Search_frontier, METH_NOARGS,
+     "frontier() -> after a stop by budget or time, the unexplored subtrees, each as the\n"
+     "option indices of its forced path, in search order ([] otherwise)."},
+    {NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"status", (getter)Search_get_status, NULL,
+     "'ready', 'paused' (at a solution), 'done', 'budget', 'timeout' or 'failed'", NULL},
+    {"nodes", (getter)Search_get_nodes, NULL, "nodes visited so far", NULL},
+    {"updates", (getter)Search_get_updates, NULL, "link updates so far", NULL},
+    {"solutions", (getter)Search_get_solutions, NULL, "solutions reached so far", NULL},
+    {NULL},
+};
+
+PyTypeObject dlx_Search_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "dlx._core.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Search(table, labels, mode, *, max_nodes=-1, limit=-1, heuristic=0,\n"
+              "       progress=None, stats=None, weights=None, ratios=None, integral=False,\n"
+              "       forced=None, timeout=-1.0, k=1, scale=1)\n\n"
+              "One search over its own copy of a Table: mode 'count', 'solutions' or 'best';\n"
+              "forced: nodes of options chosen first (a clash: no solution).",
+    .tp_traverse = (traverseproc)Search_traverse,
+    .tp_clear = (inquiry)Search_clear,
+    .tp_new = Search_new,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};

@@ -1,0 +1,611 @@
+/* dlx._core's Table: the static, validated arrays of one problem and the node
+ * layout every search of it starts from (built once per problem, cached by
+ * dlx.engine), its type object, and the readers of what Python hands the core:
+ * numbers (dlx_read_numbers) and sets of option indices (dlx_read_sets).
+ * Table.batch is in batch.c, Table.minimize in minimize.c.
+ */
+
+#include "core.h"
+
+/* Copy the n numbers of seq into out (see core.h): the one reader of numbers. */
+int
+dlx_read_numbers(PyObject *seq, const char *name, Py_ssize_t n, char type, long long lo,
+                 long long hi, void *out)
+{
+    PyObject *fast = PySequence_Fast(seq, name);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd values, got %zd",
+                     name, n, PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (type == 'd') {
+            double v = PyFloat_AsDouble(items[k]);
+            if (v == -1.0 && PyErr_Occurred())
+                goto fail;
+            ((double *)out)[k] = v;
+            continue;
+        }
+        long long v = PyLong_AsLongLong(items[k]);
+        if (v == -1 && PyErr_Occurred())
+            goto fail;
+        if (v < lo || v > hi) {
+            PyErr_Format(PyExc_ValueError, "%s[%zd] = %lld is out of range [%lld, %lld]",
+                         name, k, v, lo, hi);
+            goto fail;
+        }
+        if (type == 'i')
+            ((int *)out)[k] = (int)v;
+        else
+            ((long long *)out)[k] = v;
+    }
+    Py_DECREF(fast);
+    return 0;
+fail:
+    Py_DECREF(fast);
+    return -1;
+}
+
+/* Walk the whole layout once, as Links.check does, so that a search on a table
+   that passed can never step outside the arrays: options are runs of nodes
+   between spacers whose links are Knuth's; every vertical list closes, holds
+   only nodes of its item and has LEN nodes; every option node is in its list;
+   no option has an item twice (the search's unhide relies on it); the primary
+   item list is exactly 1..N1 and the secondary one N1+1..N. */
+static int
+check_layout(TableObject *t)
+{
+    int N = t->N, N1 = t->N1, M = t->M;
+    const int *U = t->U, *D = t->D, *TOP = t->TOP, *LL = t->LL, *RL = t->RL;
+    long long in_lists = 0, option_nodes = 0;
+    int prev = N + 1, n_opt = 0;
+    int *seen = (int *)PyMem_Calloc((size_t)N + 1, sizeof(int));  /* item -> last option + 1 */
+    if (seen == NULL)
+        return -1;
+    for (int s = N + 2; s < M; s++) {
+        if (TOP[s] > 0)
+            continue;
+        if (s == prev + 1 || D[prev] != s - 1 || U[s] != prev + 1 || TOP[s] != -(n_opt + 1)) {
+            PyMem_Free(seen);   /* an empty option, or spacer links not Knuth's */
+            return -1;
+        }
+        for (int x = prev + 1; x < s; x++) {
+            if (t->OPT[x] != n_opt || seen[TOP[x]] == n_opt + 1) {
+                PyMem_Free(seen);
+                return -1;
+            }
+            seen[TOP[x]] = n_opt + 1;
+        }
+        option_nodes += s - prev - 1;
+        n_opt++;
+        prev = s;
+    }
+    PyMem_Free(seen);
+    if (prev != M - 1 || n_opt != t->n_options)
+        return -1;
+    for (int i = 1; i <= N; i++) {
+        long long n = 0;
+        if (U[D[i]] != i)
+            return -1;
+        for (int x = D[i]; x != i; x = D[x]) {
+            if (x <= N + 1 || TOP[x] != i || U[D[x]] != x || ++n > M)
+                return -1;
+        }
+        if (n != t->LEN[i])
+            return -1;
+        in_lists += n;
+    }
+    if (in_lists != option_nodes)
+        return -1;
+    for (int head = 0; head <= N + 1; head += N + 1) {
+        int lo = head == 0 ? 1 : N1 + 1, hi = head == 0 ? N1 : N;
+        int j = head, expect = lo;
+        for (;;) {
+            int r = RL[j];
+            if (LL[r] != j)
+                return -1;
+            j = r;
+            if (j == head)
+                break;
+            if (j != expect++)
+                return -1;
+        }
+        if (expect != hi + 1)
+            return -1;
+    }
+    return 0;
+}
+
+/* The node layout a search starts from, and the option walks W: for each option
+   length L that occurs, W holds the node offsets 0, NODE, ..., NODE*(L-1)
+   relative to an option's first node, twice in a row.  Node p at position j of
+   its option starts its walk at nodes[p].s = (start of L's walk) + j + 1; the
+   entry before it, NODE*j, locates the option's first node and is also where the
+   walk stops.  So hide's loop has neither a spacer test nor a wrap-around. */
+static int
+build_layout(TableObject *t)
+{
+    int N = t->N, N1 = t->N1, M = t->M;
+    size_t option_nodes = 0;
+    for (int k = N + 1; k < M; k++)
+        option_nodes += t->TOP[k] > 0;
+    t->nodes = (Node *)PyMem_Malloc((size_t)M * sizeof(Node));
+    t->W = (int *)PyMem_Malloc((2 * option_nodes + 1) * sizeof(int));
+    t->first = (int *)PyMem_Malloc(((size_t)t->n_options + 1) * sizeof(int));
+    int *at = (int *)PyMem_Malloc(((size_t)M + 1) * sizeof(int));  /* length -> walk start */
+    if (t->nodes == NULL || t->W == NULL || t->first == NULL || at == NULL) {
+        PyMem_Free(at);
+        return -1;
+    }
+    for (int o = 0; o < t->n_options; o++)
+        t->first[o] = -1;
+    for (int k = M - 1; k > N + 1; k--)       /* the last write per option is its first */
+        if (t->TOP[k] > 0 && t->TOP[k] <= N1)
+            t->first[t->OPT[k]] = k;
+    for (int k = 0; k < M; k++) {
+        t->nodes[k].u = OFF(t->U[k]);
+        t->nodes[k].d = OFF(t->D[k]);
+        t->nodes[k].t = OFF(t->TOP[k]);
+        t->nodes[k].s = 0;
+    }
+    t->zeros = 0;
+    for (int k = 1; k <= N; k++) {
+        t->nodes[k].s = t->LEN[k] + (k > N1 ? SECONDARY_BIAS : 0);
+        t->zeros += k <= N1 && t->LEN[k] == 0;
+    }
+    for (int k = 0; k <= M; k++)
+        at[k] = -1;
+    for (int k = N + 2, w = 0; k < M; k++) {
+        if (t->TOP[k] <= 0)
+            continue;
+        int f = k, len = 0;
+        while (t->TOP[f + len] > 0)
+            len++;
+        if (at[len] < 0) {
+            at[len] = w;
+            for (int j = 0; j < len; j++)
+                t->W[w + j] = t->W[w + len + j] = OFF(j);
+            w += 2 * len;
+        }
+        for (int j = 0; j < len; j++)
+            t->nodes[f + j].s = at[len] + j + 1;
+        k = f + len;       /* the spacer after the option */
+    }
+    PyMem_Free(at);
+    return 0;
+}
+
+/* A Table with room for M nodes, its arrays not yet filled. */
+static TableObject *
+table_alloc(PyTypeObject *type, int N1, int N, Py_ssize_t M, int n_options)
+{
+    if (N < 0 || N1 < 0 || N1 > N || N > INT_MAX / NODE - 4 || n_options < 0) {
+        PyErr_SetString(PyExc_ValueError, "Table: bad item counts");
+        return NULL;
+    }
+    if (M < N + 2 || M > INT_MAX / NODE) {
+        PyErr_SetString(PyExc_ValueError, "Table: bad number of nodes");
+        return NULL;
+    }
+    TableObject *t = (TableObject *)type->tp_alloc(type, 0);
+    if (t == NULL)
+        return NULL;
+    size_t total = 3 * (size_t)(N + 2) + 5 * (size_t)M;
+    t->block = (int *)PyMem_Malloc(total * sizeof(int));
+    if (t->block == NULL) {
+        Py_DECREF(t);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    t->N1 = N1;
+    t->N = N;
+    t->M = (int)M;
+    t->n_options = n_options;
+    t->LL = t->block;
+    t->RL = t->LL + (N + 2);
+    t->LEN = t->RL + (N + 2);
+    t->U = t->LEN + (N + 2);
+    t->D = t->U + M;
+    t->TOP = t->D + M;
+    t->COL = t->TOP + M;
+    t->OPT = t->COL + M;
+    t->LEN[N + 1] = 0;
+    return t;
+}
+
+/* Check the filled arrays of a new Table and derive what the searches use;
+   on failure, free it and return NULL with an exception set. */
+static PyObject *
+table_finish(TableObject *t, PyObject *bound, PyObject *slack)
+{
+    int N = t->N, N1 = t->N1;
+    /* Shape checks that the search relies on to stay inside the arrays: headers
+       are nodes 1..N, node N+1 and the last node are spacers, option nodes know
+       their option, colours are on secondary items only. */
+    int colored = 0;
+    for (int x = 0; x < t->M; x++) {
+        if (x <= N) {
+            if (t->TOP[x] != 0 || t->OPT[x] != -1 || t->COL[x] != 0)
+                goto bad;
+        }
+        else if (t->TOP[x] <= 0) {
+            if (t->OPT[x] != -1 || t->COL[x] != 0)
+                goto bad;
+        }
+        else {
+            if (t->OPT[x] < 0)
+                goto bad;
+            if (t->COL[x] != 0) {
+                if (t->TOP[x] <= N1)
+                    goto bad;
+                colored = 1;
+            }
+        }
+    }
+    if (t->TOP[N + 1] > 0 || t->TOP[t->M - 1] > 0)
+        goto bad;
+    if (check_layout(t) < 0)
+        goto bad;
+    t->colored = colored;
+    if (bound != Py_None && slack != Py_None) {
+        t->BOUND = (int *)PyMem_Malloc(2 * ((size_t)N1 + 1) * sizeof(int));
+        if (t->BOUND == NULL) {
+            Py_DECREF(t);
+            return PyErr_NoMemory();
+        }
+        t->SLACK = t->BOUND + (N1 + 1);
+        if (dlx_read_numbers(bound, "BOUND", N1 + 1, 'i', 0, INT_MAX / 2, t->BOUND) < 0 ||
+            dlx_read_numbers(slack, "SLACK", N1 + 1, 'i', 0, INT_MAX / 2, t->SLACK) < 0) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        for (int i = 1; i <= N1; i++) {
+            if (t->SLACK[i] > t->BOUND[i])
+                goto bad;
+            t->multi |= t->BOUND[i] != 1 || t->SLACK[i] != 0;
+        }
+    }
+    if (build_layout(t) < 0) {
+        Py_DECREF(t);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)t;
+bad:
+    PyErr_SetString(PyExc_ValueError, "Table: the arrays are not a dancing-links layout");
+    Py_DECREF(t);
+    return NULL;
+}
+
+static PyObject *
+Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP",
+                             "COLOR", "OPT", "n_options", "BOUND", "SLACK", NULL};
+    int N1, N, n_options;
+    PyObject *ll, *rl, *ul, *dl, *len, *top, *col, *opt, *bound = Py_None, *slack = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOOOOOOi|OO:Table", kwlist, &N1, &N, &ll,
+                                     &rl, &ul, &dl, &len, &top, &col, &opt, &n_options, &bound,
+                                     &slack))
+        return NULL;
+    Py_ssize_t M = PySequence_Size(top);
+    if (M < 0)
+        return NULL;
+    TableObject *t = table_alloc(type, N1, N, M, n_options);
+    if (t == NULL)
+        return NULL;
+    if (dlx_read_numbers(ll, "LLINK", N + 2, 'i', 0, N + 1, t->LL) < 0 ||
+        dlx_read_numbers(rl, "RLINK", N + 2, 'i', 0, N + 1, t->RL) < 0 ||
+        dlx_read_numbers(len, "LEN", N + 1, 'i', 0, M, t->LEN) < 0 ||
+        dlx_read_numbers(ul, "ULINK", M, 'i', 0, M - 1, t->U) < 0 ||
+        dlx_read_numbers(dl, "DLINK", M, 'i', 0, M - 1, t->D) < 0 ||
+        dlx_read_numbers(top, "TOP", M, 'i', -(long long)n_options, N, t->TOP) < 0 ||
+        dlx_read_numbers(col, "COLOR", M, 'i', 0, INT_MAX, t->COL) < 0 ||
+        dlx_read_numbers(opt, "OPT", M, 'i', -1, (long long)n_options - 1, t->OPT) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return table_finish(t, bound, slack);
+}
+
+/* Table.from_entries(N1, N, entries, BOUND=None, SLACK=None): the Table of numbered
+   options, laid out as Links.build lays them out (an option with no primary item
+   is left out).  entries is the int32 buffer of dlx._core.scan: for each option
+   its length, then its item numbers (1..N1 primary, N1+1..N secondary). */
+static PyObject *
+Table_from_entries(PyObject *cls, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"N1", "N", "entries", "BOUND", "SLACK", NULL};
+    int N1, N;
+    Py_buffer buf;
+    PyObject *bound = Py_None, *slack = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiy*|OO:from_entries", kwlist, &N1, &N,
+                                     &buf, &bound, &slack))
+        return NULL;
+    const int32_t *e = (const int32_t *)buf.buf;
+    Py_ssize_t n = buf.len / (Py_ssize_t)sizeof(int32_t), k = 0;
+    Py_ssize_t M = N + 2;
+    int kept = 0;
+    /* first pass: check the buffer and count the kept options and their nodes */
+    while (k < n) {
+        int len = e[k];
+        if (len < 0 || len > n - k - 1 || N < 0)
+            goto bad_buffer;
+        int primary = 0;
+        for (int j = 1; j <= len; j++) {
+            if (e[k + j] < 1 || e[k + j] > N)
+                goto bad_buffer;
+            primary |= e[k + j] <= N1;
+        }
+        if (primary) {
+            kept++;
+            M += len + 1;
+        }
+        k += len + 1;
+    }
+    TableObject *t = table_alloc((PyTypeObject *)cls, N1, N, M, kept);
+    if (t == NULL) {
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    /* the item lists: heads 0 (primary) and N+1 (secondary) */
+    for (int i = 0; i <= N + 1; i++) {
+        t->LL[i] = i - 1;
+        t->RL[i] = i + 1;
+        t->LEN[i] = 0;
+        t->U[i] = t->D[i] = i;
+        t->TOP[i] = 0;
+        t->COL[i] = 0;
+        t->OPT[i] = -1;
+    }
+    t->LL[0] = N1;
+    t->RL[0] = N1 ? 1 : 0;
+    if (N1)
+        t->RL[N1] = 0;
+    if (N > N1) {
+        t->LL[N1 + 1] = N + 1;
+        t->LL[N + 1] = N;
+        t->RL[N + 1] = N1 + 1;
+        t->RL[N] = N + 1;
+    }
+    else
+        t->LL[N + 1] = t->RL[N + 1] = N + 1;
+    /* the options: each node at the bottom of its item's list, a spacer after each */
+    int x = N + 1, spacer = N + 1, first_of_prev = 0, o = 0;
+    t->TOP[spacer] = 0;
+    for (k = 0; k < n; k += e[k] + 1) {
+        int len = e[k], primary = 0;
+        for (int j = 1; j <= len; j++)
+            primary |= e[k + j] <= N1;
+        if (!primary)
+            continue;
+        int first = x + 1;
+        for (int j = 1; j <= len; j++) {
+            int i = e[k + j];
+            x++;
+            t->TOP[x] = i;
+            t->COL[x] = 0;
+            t->OPT[x] = o;
+            t->U[x] = t->U[i];
+            t->D[x] = i;
+            t->D[t->U[i]] = x;
+            t->U[i] = x;
+            t->LEN[i]++;
+        }
+        t->U[spacer] = first_of_prev;
+        t->D[spacer] = x;
+        first_of_prev = first;
+        spacer = ++x;
+        t->TOP[spacer] = -(++o);
+        t->COL[spacer] = 0;
+        t->OPT[spacer] = -1;
+    }
+    t->U[spacer] = first_of_prev;
+    t->D[spacer] = 0;
+    PyBuffer_Release(&buf);
+    return table_finish(t, bound, slack);
+bad_buffer:
+    PyBuffer_Release(&buf);
+    PyErr_SetString(PyExc_ValueError, "from_entries: not a buffer of numbered options");
+    return NULL;
+}
+
+static void
+Table_dealloc(TableObject *t)
+{
+    PyMem_Free(t->block);
+    PyMem_Free(t->nodes);
+    PyMem_Free(t->W);
+    PyMem_Free(t->first);
+    PyMem_Free(t->BOUND);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+int
+dlx_levels(const TableObject *t)
+{
+    int N1 = t->N1;
+    if (!t->multi)
+        return N1 + 2;
+    long long d = 0;
+    for (int i = 1; i <= N1; i++)
+        d += t->BOUND[i];
+    return (int)((d < t->n_options ? d : t->n_options) + N1 + 2);
+}
+
+/* ------------------------------------------------- sets of option indices */
+
+void
+dlx_free_sets(Sets *s)
+{
+    PyMem_Free(s->at);
+    PyMem_Free(s->start);
+    s->at = s->start = NULL;
+}
+
+/* Read a sequence of sequences of option indices, each an option with a primary
+   item, into s (free it with dlx_free_sets); -1 with an exception set (and nothing
+   to free) on error; `what` is the TypeError's message for a wrong shape. */
+int
+dlx_read_sets(const TableObject *t, PyObject *seq, const char *what, Sets *s)
+{
+    s->at = s->start = NULL;
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast), used = 0, room = 64;
+    s->count = (int)count;
+    s->start = (int *)PyMem_Malloc(((size_t)count + 1) * sizeof(int));
+    s->at = (int *)PyMem_Malloc((size_t)room * sizeof(int));
+    if (s->start == NULL || s->at == NULL) {
+        PyErr_NoMemory();
+        goto bad;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *one = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, k), what);
+        if (one == NULL)
+            goto bad;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(one);
+        if (used + m > room) {
+            room = 2 * (used + m);
+            int *grown = (int *)PyMem_Realloc(s->at, (size_t)room * sizeof(int));
+            if (grown == NULL) {
+                Py_DECREF(one);
+                PyErr_NoMemory();
+                goto bad;
+            }
+            s->at = grown;
+        }
+        s->start[k] = (int)used;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            PyObject *index = PySequence_Fast_GET_ITEM(one, j);
+            if (PyBool_Check(index)) {              /* True is not option 1 (as in Python) */
+                Py_DECREF(one);
+                PyErr_Format(PyExc_TypeError, "option index %R is not a whole number", index);
+                goto bad;
+            }
+            long o = PyLong_AsLong(index);
+            if (o == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear();
+                Py_DECREF(one);
+                PyErr_Format(PyExc_ValueError, "an option index of more than 64 bits is not"
+                             " in 0..%d", t->n_options - 1);  /* (no repr: it may be huge) */
+                goto bad;
+            }
+            if (o == -1 && PyErr_Occurred()) {
+                Py_DECREF(one);
+                goto bad;
+            }
+            if (o < 0 || o >= t->n_options || t->first[o] < 0) {
+                if (o < 0 || o >= t->n_options)
+                    PyErr_Format(PyExc_ValueError, "option index %ld is not in 0..%d", o,
+                                 t->n_options - 1);
+                else
+                    PyErr_Format(PyExc_ValueError, "option %ld is not an option with a"
+                                 " primary item", o);
+                Py_DECREF(one);
+                goto bad;
+            }
+            s->at[used++] = (int)o;
+        }
+        Py_DECREF(one);
+    }
+    s->start[count] = (int)used;
+    Py_DECREF(fast);
+    return 0;
+bad:
+    Py_DECREF(fast);
+    dlx_free_sets(s);
+    return -1;
+}
+
+/* The options of x[0..n): their labels (a tuple, one per option), or with labels
+   None their indices. */
+PyObject *
+dlx_options_of(const TableObject *t, const int *xs, int n, PyObject *labels)
+{
+    int m = 0;                      /* Algorithm M's null choices have no option */
+    for (int k = 0; k < n; k++)
+        m += t->OPT[IDX(xs[k])] >= 0;
+    PyObject *out = PyTuple_New(m);
+    if (out == NULL)
+        return NULL;
+    for (int k = 0, j = 0; k < n; k++) {
+        int opt = t->OPT[IDX(xs[k])];
+        PyObject *o;
+        if (opt < 0)
+            continue;
+        if (labels != Py_None) {
+            o = PyTuple_GET_ITEM(labels, opt);
+            Py_INCREF(o);
+        }
+        else if ((o = PyLong_FromLong(opt)) == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, j++, o);
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------ the type */
+
+static PyObject *
+Table_get_nodes(TableObject *t, void *closure)
+{
+    return PyLong_FromLong(t->M);
+}
+
+static PyObject *
+Table_get_colored(TableObject *t, void *closure)
+{
+    return PyBool_FromLong(t->colored);
+}
+
+static PyMethodDef Table_methods[] = {
+    {"from_entries", (PyCFunction)(void (*)(void))Table_from_entries,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "Table.from_entries(N1, N, entries, BOUND=None, SLACK=None)\n\n"
+     "The Table of numbered options (the entries buffer of dlx._core.scan), laid out\n"
+     "as dlx.links.Links.build lays them out."},
+    {"batch", (PyCFunction)(void (*)(void))dlx_Table_batch, METH_VARARGS | METH_KEYWORDS,
+     "batch(forced_sets, limit=1, max_nodes=-1, labels=None, timeout=-1.0)\n"
+     "    -> [(count, nodes, first, status, seconds), ...]\n\n"
+     "Search under each set of forced options (option indices) without the GIL: count\n"
+     "is the number of solutions found up to limit, nodes the search's nodes, first the\n"
+     "first solution (its labels, with labels a tuple of one per option, else its option\n"
+     "indices) or None, status 0 (done), 1 (the forced options clash), 2 (the node\n"
+     "budget ran out) or 3 (the batch's time, timeout seconds, ran out: this set was\n"
+     "stopped or not searched), seconds the time it took."},
+    {"minimize", (PyCFunction)(void (*)(void))dlx_Table_minimize, METH_VARARGS | METH_KEYWORDS,
+     "minimize(forced, groups, max_nodes=-1, unavoidable=(), keep=0)\n"
+     "    -> (status, found, kept, searches, nodes, unknown)\n\n"
+     "Drop each group of forced options (option indices) whose removal leaves exactly\n"
+     "one solution (dlx.minimal.minimize, the reference); a group that would leave an\n"
+     "unavoidable set without a kept option stays, unsearched.  status 0: done; 1: the\n"
+     "forced options have `found` solutions, not one (nothing dropped); 2: that check\n"
+     "ran out of max_nodes.  kept: the forced options left, in order."},
+    {NULL},
+};
+
+static PyGetSetDef Table_getset[] = {
+    {"nodes", (getter)Table_get_nodes, NULL, "number of nodes (headers, spacers, options)", NULL},
+    {"colored", (getter)Table_get_colored, NULL, "True when some node has a colour", NULL},
+    {NULL},
+};
+
+PyTypeObject dlx_Table_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "dlx._core.Table",
+    .tp_basicsize = sizeof(TableObject),
+    .tp_dealloc = (destructor)Table_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Table(N1, N, LLINK, RLINK, ULINK, DLINK, LEN, TOP, COLOR, OPT, n_options)\n\n"
+              "The validated arrays of a dlx.links.Links master table, in C.",
+    .tp_new = Table_new,
+    .tp_methods = Table_methods,
+    .tp_getset = Table_getset,
+};
