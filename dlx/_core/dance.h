@@ -283,12 +283,13 @@ prev_node(const char *nd, int q)
     return AT(nd, q)->t <= 0 ? AT(nd, q)->d : q;
 }
 
-/* X5 for option x: commit its other items, cyclically from x+1 (Algorithm C).
-   Early failure (as dlx.search): after each commit, when some uncovered primary
-   item is empty and it is not the item of a node still to commit, undo the
-   commits, last first, and return -1 - updates. */
+/* X5 for option x: commit its other items, cyclically from x+1 (Algorithm C), and
+   return the updates.  Early failure (as dlx.search): after each commit, when some
+   uncovered primary item is empty and it is not the item of a node still to commit,
+   stop there: *last is the last node committed, and the result is -1 - updates.
+   X6 then uncommits from *last back, as it does after a whole option. */
 ALWAYS_INLINE long long
-commit_option(Ctx *c, int x, const int colored)
+commit_option(Ctx *c, int x, int *last, const int colored)
 {
     const char *nd = (const char *)c->nd;
     long long k = 0;
@@ -301,8 +302,7 @@ commit_option(Ctx *c, int x, const int colored)
                 e += LEN_OF(nd, AT(nd, r)->t) == 0;
             }
             if (rest <= LOOKAHEAD && c->zeros > e) {
-                for (r = q; r != x; r = prev_node(nd, r))
-                    uncommit(c, r, colored);
+                *last = q;
                 return -1 - k;
             }
         }
@@ -310,12 +310,13 @@ commit_option(Ctx *c, int x, const int colored)
     return k;
 }
 
-/* X6 for option x: uncommit its other items, right to left. */
+/* X6 for option x: uncommit its other items right to left, from `last` (the last
+   one committed: prev_node(x) after a whole option) back to x+1. */
 ALWAYS_INLINE void
-uncommit_option(Ctx *c, int x, const int colored)
+uncommit_option(Ctx *c, int x, int last, const int colored)
 {
     const char *nd = (const char *)c->nd;
-    for (int q = prev_node(nd, x); q != x; q = prev_node(nd, q))
+    for (int q = last; q != x; q = prev_node(nd, q))
         uncommit(c, q, colored);
 }
 

@@ -194,7 +194,7 @@ run_core_impl(Run *r, const int colored, const int multi)
     Ctx c = ctx_of(r);
     char *nd = (char *)r->nd;
     int *RL = r->RL, *x = r->x;
-    int level = r->level, i = r->i, xl;
+    int level = r->level, i = r->i, xl, last;
     long long nodes = r->nodes, updates = r->updates, k;
     const long long budget = r->budget, pause_at = r->pause_at;
     const int base = r->base;
@@ -290,10 +290,14 @@ leave:
     if (multi) {
         for (int q = prev_node(nd, xl); q != xl; q = prev_node(nd, q))
             uncommit_bounded(&c, r, q);
+        x[level] = AT(nd, xl)->d;
+        goto try_;
     }
-    else {
-        uncommit_option(&c, xl, colored);
-    }
+    last = prev_node(nd, xl);
+undo:
+    /* X6 (also after an early failure in X5): uncommit the other nodes of x_l that
+       were committed, right to left, and go on to the next option of i */
+    uncommit_option(&c, xl, last, colored);
     x[level] = AT(nd, xl)->d;
 
 try_:
@@ -357,12 +361,11 @@ x5_commit:
         level++;
         goto enter;
     }
-    k = commit_option(&c, xl, colored);
+    k = commit_option(&c, xl, &last, colored);
     if (k < 0) {
-        /* early failure: an item outside x_l has no option left */
+        /* early failure: an item outside x_l has no option left: to X6 */
         updates += -1 - k;
-        x[level] = AT(nd, xl)->d;
-        goto try_;
+        goto undo;
     }
     updates += k;
     if (r->bb)
@@ -446,6 +449,7 @@ dlx_place_forced(Run *r, const int *forced, int n)
     Ctx c = ctx_of(r);
     const int colored = r->t->colored;
     long long k = 0;
+    int last;
     if (r->t->multi) {
         /* Algorithm M: each forced option is taken out of every list and counts once
            against the bounds of its items (dlx.search.run does the same) */
@@ -493,7 +497,8 @@ dlx_place_forced(Run *r, const int *forced, int n)
             for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
                 commit(&c, q, colored);
         }
-        else if ((k = commit_option(&c, f, colored)) < 0) {
+        else if ((k = commit_option(&c, f, &last, colored)) < 0) {
+            uncommit_option(&c, f, last, colored);      /* the root is a dead end */
             r->zeros = c.zeros;
             r->updates = -1 - k;
             return DEAD;

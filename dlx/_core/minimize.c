@@ -239,7 +239,7 @@ unwind(Run *r, int why)
         uncover(&c, r->i, colored);
     while (r->level > r->base) {
         int xl = r->x[--r->level];
-        uncommit_option(&c, xl, colored);
+        uncommit_option(&c, xl, prev_node(nd, xl), colored);
         uncover(&c, IDX(AT(nd, xl)->t), colored);
     }
     r->zeros = c.zeros;
