@@ -463,7 +463,7 @@ def test_sigterm_in_a_sudoku_batch_is_143_with_whole_lines():
 def test_sigterm_to_the_process_group_of_a_parallel_run():
     # `kill -TERM -PGID` (a supervisor, a job control stop): the workers die at once,
     # the command says what happened, and no process of the group is left behind
-    proc = subprocess.Popen([*DLX, "queens", "14", "--count", "--jobs", "2"],
+    proc = subprocess.Popen([*DLX, "queens", "16", "--count", "--jobs", "2"],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=_env(), start_new_session=True)
     time.sleep(1.0)

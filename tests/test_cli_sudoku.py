@@ -11,6 +11,8 @@ import argparse
 import contextlib
 import io
 import json
+import os
+import re
 import subprocess
 import sys
 import time
@@ -371,8 +373,13 @@ def test_cli_timeout_for_the_whole_batch():
     assert time.monotonic() - started < 30
     answered = len(out.splitlines())
     assert code == 124 and 0 < answered < 300
-    assert err == f"dlx: time limit of 0.05 s reached after {answered} puzzles: the rest get" \
-                  " no answer\n"
+    *found, last = err.splitlines()
+    assert last == f"dlx: time limit of 0.05 s reached after {answered} puzzles: the rest get" \
+                   " no answer"
+    # the time ran out inside the last puzzle's search: "unknown", and its best score so far
+    assert found == [] or (len(found) == 1 and out.endswith("unknown\n") and re.fullmatch(
+        rf"dlx: <input>:{answered}: the best score found before the time limit is \d+ \(not"
+        r" proven best\)", found[0]))
     code, out, _ = cli(["solve", "--timeout", "60", "-"], "\n".join(puzzles) + "\n")
     assert code == 0 and len(out.splitlines()) == 300
 
@@ -412,3 +419,123 @@ def test_cli_generate():
 
 def cli_generate(argv):
     return cli(["generate", *argv])
+
+
+# --------------------------------------------------------------------------- issue 20: limits
+#
+# Each runs the command as a user does, with a short time limit, and checks that it
+# ends in time (generous slack: the machine is noisy; the broken versions ran for
+# minutes, or until memory ran out) with the exit code and one line on stderr.
+
+#: The slack on a time limit of the command (start-up included).
+SLACK = 15.0
+#: Address space for the commands that once ran out of memory (they fail, not the machine).
+MEMORY_KB = 2_000_000
+
+
+def dlx_run(*argv: str, stdin: str = "", shell: str | None = None
+            ) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run ``python -m dlx ARGV`` (or the bash line ``shell``, where ``$DLX`` is that
+    command) under a memory cap; return what it did and how long it took."""
+    line = shell if shell is not None else '$DLX "$@"'
+    started = time.monotonic()
+    done = subprocess.run(
+        ["bash", "-c", f"ulimit -v {MEMORY_KB}; DLX='{sys.executable} -m dlx'; {line}",
+         "bash", *argv], input=stdin, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "NO_COLOR": "1"})
+    assert "Traceback" not in done.stderr, done.stderr
+    return done, time.monotonic() - started
+
+
+def one_line(done: subprocess.CompletedProcess[str]) -> str:
+    """The one line the command wrote on stderr (after the argparse usage, if any)."""
+    assert done.stderr.endswith("\n"), done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 or lines[0].startswith("usage:"), done.stderr
+    return lines[-1]
+
+
+def test_cli_score_stops_inside_a_puzzle_at_the_time_limit():
+    empty = "." * 256                       # a 16x16 whose best score takes minutes
+    done, took = dlx_run("sudoku", "score", "--timeout", "1", "-", stdin=empty + "\n" + PE1)
+    assert took < SLACK
+    assert (done.returncode, done.stdout) == (124, "unknown\n")
+    lines = done.stderr.splitlines()
+    assert lines[-1] == "dlx: time limit of 1 s reached after 1 puzzles: the rest get no answer"
+    for line in lines[:-1]:                 # the best score found, if one was
+        assert line.startswith("dlx: <stdin>:1: the best score found before the time limit")
+
+
+def test_cli_generate_stops_at_the_time_limit():
+    done, took = dlx_run("sudoku", "generate", "--box", "4x4", "--rating", "x-wing",
+                         "--timeout", "1", "--seed", "1")
+    assert took < SLACK
+    assert (done.returncode, done.stdout) == (124, "")
+    assert one_line(done) == "dlx: time limit of 1 s reached after 0 of 1 puzzles"
+    # a long run prints every puzzle made in time: those of the seeds, in order
+    done, took = dlx_run("sudoku", "generate", "--box", "3x4", "--count", str(2**63 - 1),
+                         "--timeout", "1", "--seed", "1")
+    made = done.stdout.splitlines()
+    assert took < SLACK and done.returncode == 124
+    assert made == [str(sudoku.generate(box=(3, 4), seed=1 + k)) for k in range(len(made))]
+    assert one_line(done) == (f"dlx: time limit of 1 s reached after {len(made):,} of"
+                              f" {2**63 - 1:,} puzzles")
+
+
+def test_cli_generate_refuses_a_box_too_big_at_once():
+    done, took = dlx_run("sudoku", "generate", "--box", "300x300", "--timeout", "5")
+    assert took < SLACK and (done.returncode, done.stdout) == (2, "")
+    assert one_line(done) == ("dlx sudoku generate: error: argument --box: box 300x300 makes a"
+                              " 90000x90000 grid; the largest is 64x64 (8x8)")
+    done, took = dlx_run("sudoku", "generate", "--box", "6x6", "--seed", "1", "--timeout", "5")
+    assert took < SLACK and (done.returncode, done.stdout) == (2, "")
+    assert one_line(done).startswith("dlx: puzzles are made up to 25x25 (a box of at most 25"
+                                     " cells), not 36x36")
+    done, _ = dlx_run("sudoku", "solve", "--box", f"{10**400}x1", "-")
+    assert done.returncode == 2 and "the largest is 64x64" in one_line(done)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_cli_input_with_no_end_is_refused_at_the_line_cap():
+    for verb in ("solve", "score", "rate"):
+        done, took = dlx_run("sudoku", verb, "/dev/zero")
+        assert took < SLACK and (done.returncode, done.stdout) == (2, "")
+        assert one_line(done) == ("dlx: /dev/zero:1: line is longer than 1,000,000 characters;"
+                                  " --max-line N reads longer lines")
+    done, took = dlx_run(shell="$DLX sudoku count < /dev/zero")
+    assert took < SLACK and done.returncode == 2
+    assert one_line(done).startswith("dlx: <stdin>:1: line is longer than 1,000,000")
+    done, _ = dlx_run("sudoku", "solve", "--max-line", "50", "-", stdin="." * 60 + "\n" + PE1)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert one_line(done) == "dlx: <stdin>:1: line is longer than 50 characters"
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_cli_regions_with_no_end_are_refused_at_once():
+    done, took = dlx_run("sudoku", "count", "--regions", "/dev/zero", "-", stdin="." * 16)
+    assert took < SLACK and (done.returncode, done.stdout) == (2, "")
+    assert one_line(done) == ("dlx: /dev/zero:1: --regions: more than 4,096 region ids: the"
+                              " largest jigsaw is 64x64")
+    done, took = dlx_run(shell="$DLX sudoku count --regions <(yes '') - <<< '" + "." * 16 + "'")
+    assert took < SLACK and done.returncode == 2
+    assert re.fullmatch(r"dlx: /dev/fd/\d+:\d+: --regions: longer than 1,000,000 characters;"
+                        r" --max-line N reads more", one_line(done))
+
+
+def test_cli_reading_endless_blank_lines_keeps_the_time_limit():
+    for verb in ("solve", "score"):
+        done, took = dlx_run(shell=f"yes '' | $DLX sudoku {verb} --timeout 1")
+        assert took < SLACK and (done.returncode, done.stdout) == (124, "")
+        assert one_line(done) == ("dlx: time limit of 1 s reached after 0 puzzles: the rest get"
+                                  " no answer")
+
+
+def test_cli_huge_numbers_are_bad_input():
+    for argv in (["--givens", str(2**63 - 1)], ["--rating", str(10**400)],
+                 ["--rating", "9" * 5000], ["--box", f"1x{2**63}"]):
+        done, _ = dlx_run("sudoku", "generate", "--seed", "1", *argv)
+        assert (done.returncode, done.stdout) == (2, ""), argv
+        one_line(done)
+    done, _ = dlx_run("sudoku", "generate", "--box", "2x2", "--seed", str(-10**400))
+    assert done.returncode == 0
+    assert done.stdout == str(sudoku.generate(box=(2, 2), seed=-10**400)) + "\n"

@@ -291,6 +291,7 @@ def interrupted(detail: str = "", name: str | None = None) -> int:
     (``terminated``) and ``detail``; return the exit code, 130 (143).
 
     >>> import contextlib
+    >>> STOP.reported = False                     # (nothing said yet in this process)
     >>> with contextlib.redirect_stderr(sys.stdout):
     ...     interrupted(" after 5 nodes", "p.dlx")
     dlx: p.dlx: interrupted after 5 nodes

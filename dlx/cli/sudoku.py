@@ -20,9 +20,18 @@ the search, undoing it), not counting reading it; ``--stats`` times the batches.
 ``score`` and ``rate`` go puzzle by puzzle.  ``generate`` writes new puzzles,
 one per line.
 
-``--max-nodes`` is a budget per puzzle; ``--timeout`` limits the whole run (the
-batch verbs stop inside a search; score and rate between puzzles): once it has
-passed, the puzzles not yet answered get no answer and the exit code is 124.
+``--max-nodes`` is a budget per puzzle; ``--timeout`` limits the whole run: the
+batch verbs stop inside a search, ``score`` and ``rate`` inside the puzzle they
+are on (it is ``unknown``), ``generate`` between the engine's searches, and the
+reading of the input too (a flood of blank lines).  Once it has passed, the
+puzzles not yet answered get no answer and the exit code is 124; every answer
+finished before it has been printed.
+
+Every input is read a line at a time with the line cap of ``dlx solve``
+(:func:`dlx.cli.common.line_cap`, ``--max-line``): a line longer than that
+(``/dev/zero`` has no end) ends its input with ``dlx: FILE:LINE: line is longer
+than N characters`` (exit 2); a ``--regions`` FILE may hold that many characters
+in all, and at most :data:`problems.sudoku.MAX_SIZE` squared region ids.
 
 Exit codes follow the batch rule of :data:`dlx.cli.common.BATCH_RULE`: 2 if any
 input was bad (including an input with no puzzles), else 124 if any answer is
@@ -45,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections import Counter
@@ -63,6 +73,7 @@ from .common import (
     Deadline,
     InputError,
     is_terminal,
+    line_cap,
     message,
     open_input,
     positive_int,
@@ -90,22 +101,43 @@ _FORMATS = ("Formats: 81 characters per line ('.' or '0' blank), 9-line grids wi
 
 
 def _box(text: str) -> tuple[int, int]:
+    """argparse type of ``--box``: ``RxC``, whole numbers from 1, a grid of at most
+    :data:`problems.sudoku.MAX_SIZE` (64x64).
+
+    >>> _box("3x4")
+    (3, 4)
+    >>> _box("300x300")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: box 300x300 makes a 90000x90000 grid; the largest is 64x64 (8x8)
+    """
+    short = text if len(text) <= 20 else text[:20] + "..."
     try:
         r, c = (int(x) for x in text.lower().split("x"))
         if r < 1 or c < 1:
             raise ValueError
     except ValueError:
-        raise argparse.ArgumentTypeError(f"box must look like 3x3 or 3x4, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"box must look like 3x3 or 3x4, not {short!r}"
+                                         ) from None
+    most, side = sudoku.MAX_SIZE, math.isqrt(sudoku.MAX_SIZE)
+    if r * c > most:
+        grid = f"a {r * c}x{r * c} grid" if r * c < 10**9 else "too large a grid"
+        raise argparse.ArgumentTypeError(f"box {short} makes {grid}; the largest is"
+                                         f" {most}x{most} ({side}x{side})")
     return (r, c)
 
 
-def _shape_options(parser: argparse.ArgumentParser) -> None:
+def _shape_options(parser: argparse.ArgumentParser, largest: str, reads: str) -> None:
     parser.add_argument("--box", type=_box, metavar="RxC",
-                        help="box shape, e.g. 3x4 for 12x12 grids (also says 4x4 means 16x16)")
+                        help="box shape, e.g. 3x4 for 12x12 grids (also says 4x4 means 16x16);"
+                             f" grids up to {largest}")
     parser.add_argument("-x", "--diagonal", action="store_true",
                         help="Sudoku-X: both diagonals hold every digit once")
     parser.add_argument("--regions", metavar="FILE",
                         help="jigsaw: a grid of region ids (one character per cell)")
+    parser.add_argument("--max-line", type=positive_int, metavar="N",
+                        help=f"longest {reads} in characters (default: as long as a regular"
+                             " file; 1,000,000 from a pipe)")
 
 
 def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -120,9 +152,10 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                          help="prefix answers with 'Case k: ' (UVA style)")
     reading.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     reading.add_argument("--timeout", type=seconds, metavar="SECONDS",
-                         help="time limit for the whole run, checked between puzzles;"
+                         help="time limit for the whole run (a search in progress stops);"
                               " unanswered puzzles then give exit 124")
-    _shape_options(reading)
+    _shape_options(reading, f"{sudoku.MAX_SIZE}x{sudoku.MAX_SIZE}",
+                   "input line, and longest --regions file,")
     common = argparse.ArgumentParser(add_help=False, parents=[reading])
     common.add_argument("--pretty", action="store_true", help="render grids, givens in bold")
     common.add_argument("--stats", action="store_true",
@@ -177,8 +210,10 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "generate", epilog=EPILOG, help="make new puzzles with exactly one solution",
         description="Write N new puzzles (--count N), one per line, each with exactly one"
         " solution and (by default) minimal: no given can be removed without losing that. The"
-        " same --seed gives the same puzzles; puzzle k is made from seed S + k. A progress bar"
-        " shows on a terminal for more than one puzzle.")
+        " same --seed gives the same puzzles; puzzle k is made from seed S + k. Grids go up to"
+        f" {sudoku.MAX_GENERATE_SIZE}x{sudoku.MAX_GENERATE_SIZE} (--box 5x5; bigger ones take"
+        " seconds to minutes each). A progress bar shows on a terminal for more than one"
+        " puzzle.")
     p.add_argument("--count", type=positive_int, default=1, metavar="N",
                    help="how many puzzles (default 1)")
     p.add_argument("--seed", type=int, metavar="S", help="seed of the first puzzle (default:"
@@ -199,8 +234,10 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     p.add_argument("--pretty", action="store_true", help="render grids, not one-line puzzles")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("--timeout", type=seconds, metavar="SECONDS",
-                   help="time limit for the whole run; exit 124 when it is reached")
-    _shape_options(p)
+                   help="time limit for the whole run; exit 124 when it is reached (the"
+                        " puzzles made by then are printed)")
+    _shape_options(p, f"{sudoku.MAX_GENERATE_SIZE}x{sudoku.MAX_GENERATE_SIZE}",
+                   "--regions file")
     parser.set_defaults(func=run)
 
 
@@ -236,11 +273,13 @@ def run(args: argparse.Namespace) -> int:
     shape = None
     if args.regions:
         try:
-            with open(args.regions, encoding="utf-8", errors="replace") as f:
-                shape = sudoku.Shape.jigsaw(f.read(), diagonals=args.diagonal)
-        except (OSError, ValueError) as e:
-            what = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            print(message(f"--regions: {what}", args.regions), file=sys.stderr)
+            text = _read_regions(args.regions, args.max_line)
+            shape = sudoku.Shape.jigsaw(text, diagonals=args.diagonal)
+        except InputError as e:
+            print(message(f"--regions: {e.text}", e.name, e.line), file=sys.stderr)
+            return EXIT_INPUT
+        except ValueError as e:
+            print(message(f"--regions: {e}", args.regions), file=sys.stderr)
             return EXIT_INPUT
     if args.sudoku_command == "generate":
         return _generate(args, shape)
@@ -303,14 +342,19 @@ class _Session:
         self.out.flush()
 
     def out_of_time(self) -> bool:
-        """Has the time limit passed? Then say so, once, and count an unknown answer."""
+        """Has the time limit passed? Then :meth:`stop` the run and say True."""
         if not self.deadline.expired():
             return False
+        self.stop()
+        return True
+
+    def stop(self) -> None:
+        """The time limit has passed: say so, and count an unknown answer; the puzzles
+        not answered yet get none."""
         self.warn(message(f"time limit of {self.args.timeout:g} s reached after"
                           f" {self.answered:,} puzzles: the rest get no answer"))
         self.batch.unknown()
         self.pending.clear()
-        return True
 
     # -- reading
     def feed(self, stream: IO[str], name: str) -> bool:
@@ -322,34 +366,17 @@ class _Session:
         # one by one when the input is a terminal (someone typing puzzles).
         interactive = is_terminal(stream)
         seen = 0
-        for entry in sudoku.read_puzzles(stream, box=args.box, shape=self.shape):
-            seen += 1
-            self.case += 1
-            self.tally.puzzles += 1
-            grid: sudoku.Grid | None = entry.grid
-            problem: str | None = None
-            if grid is not None and args.diagonal and self.shape is None:
-                try:
-                    grid = sudoku.Grid(grid.values,
-                                       shape=sudoku.Shape.diagonal(grid.size, grid.box))
-                except ValueError as e:
-                    grid, problem = None, str(e)
-            if batched:
-                self.pending.append((self.case, name, entry, grid, problem))
-                if len(self.pending) >= self.chunk:
-                    if self.out_of_time():
-                        return False
-                    took = self.flush()
-                    grow = self.deadline.limit is None or took < CHUNK_SECONDS
-                    self.chunk = 1 if interactive else min(2 * self.chunk, MAX_CHUNK) \
-                        if grow else self.chunk
-                continue
-            if grid is None:
-                self.report(self.case, name, entry, problem)
-                continue
-            if self.out_of_time():
-                return False
-            self.one(self.case, name, entry, grid)
+        cap = line_cap(stream, args.max_line)
+        source: Any = stream if self.deadline.limit is None else _Timed(stream, self.deadline)
+        try:
+            for entry in sudoku.read_puzzles(source, box=args.box, shape=self.shape,
+                                             max_line=cap):
+                seen += 1
+                if not self.take(entry, name, batched, interactive):
+                    return False
+        except _TimeUp:
+            self.stop()
+            return False
         if self.pending:
             if self.out_of_time():
                 return False
@@ -357,6 +384,38 @@ class _Session:
         if seen == 0:
             self.warn(message("no puzzles", name))
             self.batch.bad()
+        return True
+
+    def take(self, entry: sudoku.Entry, name: str, batched: bool, interactive: bool) -> bool:
+        """Answer one entry (a batch verb queues it, and answers the queue when it is
+        full); False when the time limit stops the run."""
+        args = self.args
+        self.case += 1
+        self.tally.puzzles += 1
+        grid: sudoku.Grid | None = entry.grid
+        problem: str | None = None
+        if grid is not None and args.diagonal and self.shape is None:
+            try:
+                grid = sudoku.Grid(grid.values, shape=sudoku.Shape.diagonal(grid.size, grid.box))
+            except ValueError as e:
+                grid, problem = None, str(e)
+        if batched:
+            self.pending.append((self.case, name, entry, grid, problem))
+            if len(self.pending) >= self.chunk:
+                if self.out_of_time():
+                    return False
+                took = self.flush()
+                grow = self.deadline.limit is None or took < CHUNK_SECONDS
+                self.chunk = 1 if interactive else min(2 * self.chunk, MAX_CHUNK) \
+                    if grow else self.chunk
+            return True
+        if self.out_of_time():
+            return False
+        if grid is None:
+            self.report(self.case, name, entry, problem)
+        elif not self.one(self.case, name, entry, grid):
+            self.stop()
+            return False
         return True
 
     def flush(self) -> float:
@@ -379,15 +438,22 @@ class _Session:
         self.note_if_slow()
         return took
 
-    def one(self, case: int, name: str, entry: sudoku.Entry, grid: sudoku.Grid) -> None:
-        """Answer one puzzle on its own (score, rate)."""
+    def one(self, case: int, name: str, entry: sudoku.Entry, grid: sudoku.Grid) -> bool:
+        """Answer one puzzle on its own (score, rate); False when the time limit ran out
+        on it (its answer is then ``unknown``, and for ``score`` the best score found so
+        far is said on stderr)."""
         stats = dlx.Stats()
         start = time.perf_counter()
+        in_time = True
         try:
             answer = self.answer(grid, stats)
-        except dlx.BudgetExceeded:
+        except dlx.BudgetExceeded as e:
             self.batch.unknown()
             answer = _Answer("unknown", None, None, "unknown (budget)")
+            in_time = e.max_nodes is not None
+            if not in_time and self.command == "score" and e.found is not None:
+                self.warn(message(f"the best score found before the time limit is"
+                                  f" {e.found[0]} (not proven best)", name, entry.line))
         except sudoku.NotUniqueError as e:
             self.tally.malformed += 1
             self.batch.bad()
@@ -397,11 +463,12 @@ class _Session:
                                              "input": str(grid), "error": str(e)}))
             self.answered += 1
             self.advance()
-            return
+            return True
         ms = (time.perf_counter() - start) * 1000
         self.tally.seconds += ms / 1000
         self.emit(case, name, entry, grid, answer, stats.nodes, ms)
         self.note_if_slow()
+        return in_time
 
     # -- answers
     def report(self, case: int, name: str, entry: sudoku.Entry, problem: str | None) -> None:
@@ -414,8 +481,10 @@ class _Session:
         else:
             e = entry.error
             assert e is not None
-            self.warn(message(e.reason, name, e.line, e.column))
             error = e.reason
+            if error.startswith("line is longer than") and self.args.max_line is None:
+                error += "; --max-line N reads longer lines"      # the input ends there
+            self.warn(message(error, name, e.line, e.column))
         if self.args.format == "jsonl":
             _write(self.out, json.dumps({"case": case, "file": name, "line": entry.line,
                                          "input": entry.text, "error": error}))
@@ -485,7 +554,7 @@ class _Session:
     def answer(self, grid: sudoku.Grid, stats: dlx.Stats) -> _Answer:
         """The answer of ``score`` or ``rate`` for one puzzle."""
         if self.command == "rate":
-            rating = sudoku.rate(grid)
+            rating = sudoku.rate(grid, timeout=self.deadline.remaining())
             if rating.search is not None:
                 stats.nodes = rating.search.nodes
             level = int(rating.level)
@@ -495,13 +564,63 @@ class _Session:
             value = {"level": level, "technique": rating.technique,
                      "solution": str(rating.solution)}
             return _Answer(text, value, None, outcome=f"level {level}")
-        best = sudoku.max_score(grid, max_nodes=self.args.max_nodes, stats=stats)
+        best = sudoku.max_score(grid, max_nodes=self.args.max_nodes, stats=stats,
+                                timeout=self.deadline.remaining())
         if best is None:
             self.batch.none()
             legal = sudoku.is_legal(grid)
             verdict = (sudoku.Verdict.ILLEGAL if not legal else sudoku.Verdict.IMPOSSIBLE).value
             return _Answer("-1", -1, verdict)
         return _Answer(str(best), best, None, outcome="scored")
+
+
+class _TimeUp(Exception):
+    """The time limit passed while the input was being read (see :class:`_Timed`)."""
+
+
+class _Timed:
+    """A text stream whose ``readline`` raises :class:`_TimeUp` once ``deadline`` has
+    passed (looked at every 256 lines), so that reading endless input that holds no
+    puzzle (blank lines, comments) keeps the time limit too."""
+
+    def __init__(self, stream: IO[str], deadline: Deadline) -> None:
+        self.stream, self.deadline, self.lines = stream, deadline, 0
+
+    def readline(self, size: int = -1, /) -> str:
+        self.lines += 1
+        if not self.lines & 255 and self.deadline.expired():
+            raise _TimeUp
+        return self.stream.readline(size)
+
+
+def _read_regions(path: str, max_line: int | None) -> str:
+    """The text of a ``--regions`` FILE, read a piece at a time: at most as many
+    characters in all as :func:`~dlx.cli.common.line_cap` allows a line (``--max-line``)
+    and at most ``sudoku.MAX_SIZE`` squared region ids, so that ``/dev/zero`` or an
+    endless pipe ends at once with :class:`InputError` naming the line."""
+    most = sudoku.MAX_SIZE ** 2
+    with open_input(path, errors="replace") as (stream, name):
+        cap = line_cap(stream, max_line)
+        pieces: list[str] = []
+        total = ids = 0
+        line = 1
+        while True:
+            try:
+                piece = stream.readline(1 << 16)
+            except OSError as e:
+                raise InputError(f"cannot read it: {e.strerror or e}", name, line) from None
+            if not piece:
+                return "".join(pieces)
+            total += len(piece)
+            ids += len("".join(piece.split()))         # what Shape.jigsaw reads as ids
+            if ids > most:
+                raise InputError(f"more than {most:,} region ids: the largest jigsaw is"
+                                 f" {sudoku.MAX_SIZE}x{sudoku.MAX_SIZE}", name, line)
+            if total > cap:
+                hint = "" if max_line is not None else "; --max-line N reads more"
+                raise InputError(f"longer than {cap:,} characters{hint}", name, line)
+            pieces.append(piece)
+            line += piece.endswith("\n")
 
 
 def _limit(command: str, args: argparse.Namespace) -> int | None:
@@ -618,21 +737,28 @@ def _generate(args: argparse.Namespace, shape: sudoku.Shape | None) -> int:
         shape = sudoku.Shape.diagonal(box[0] * box[1] if box else 9, box)
     if shape is not None:
         box = None
-    puzzles = sudoku.generate_many(args.count, shape, box=box, seed=seed, givens=args.givens,
-                            symmetry=args.symmetry, minimal=args.minimal, level=levels)
     deadline = Deadline(args.timeout)
+    puzzles = sudoku.generate_many(args.count, shape, box=box, seed=seed, givens=args.givens,
+                                   symmetry=args.symmetry, minimal=args.minimal, level=levels,
+                                   timeout=args.timeout)
     progress, advance = (_progress(args, "generate", args.count) if args.count > 1
                          else (None, lambda: None))
     made = 0
     started = time.perf_counter()
+    late = False                # the time ran out while the last puzzle was rated again
     try:
         for puzzle in puzzles:
             if args.format == "jsonl":
                 record: dict[str, Any] = {"seed": seed + made, "puzzle": str(puzzle),
                                           "givens": puzzle.clues}
                 if levels is not None:
-                    rating = sudoku.rate(puzzle)
-                    record["level"], record["technique"] = int(rating.level), rating.technique
+                    try:
+                        rating = sudoku.rate(puzzle, timeout=deadline.remaining())
+                        record["level"], record["technique"] = (int(rating.level),
+                                                                rating.technique)
+                    except dlx.BudgetExceeded:      # the puzzle is made: it is not lost
+                        record["level"] = record["technique"] = None
+                        late = True
                 _write(sys.stdout, json.dumps(record))
             elif args.pretty:
                 _render(sys.stdout, puzzle)
@@ -645,14 +771,19 @@ def _generate(args: argparse.Namespace, shape: sudoku.Shape | None) -> int:
             note = slow_engine_note(time.perf_counter() - started, args.quiet)
             if note is not None:
                 _say(progress, note)
-            if made < args.count and deadline.expired():
-                _say(progress, message(f"time limit of {args.timeout:g} s reached after"
-                                       f" {made:,} of {args.count:,} puzzles"))
-                return EXIT_BUDGET
+            if late or made < args.count and deadline.expired():
+                break
+        else:
+            return 0
+    except dlx.BudgetExceeded:
+        if args.timeout is None:        # (only the time limit stops generate_many)
+            raise
     finally:
         if progress is not None:
             progress.stop()
-    return 0
+    print(message(f"time limit of {args.timeout:g} s reached after {made:,} of"
+                  f" {args.count:,} puzzles"), file=sys.stderr, flush=True)
+    return EXIT_BUDGET
 
 
 def _say(progress: Any, text: str) -> None:

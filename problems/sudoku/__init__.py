@@ -70,6 +70,7 @@ The package, one module per concern; each imports only modules below it (and
 the public ``dlx`` API), so there are no cycles::
 
     generate   generate, generate_many, minimize, is_minimal, random_grid: unique puzzles
+               (up to MAX_GENERATE_SIZE)
     rate       rate, solve_steps, explain (clashes, or the human solution): Level, Rating
     batches    Outcome, batch, solve_lines, solve/count/classify_many; the engine code
     boards     solve_board: a LeetCode 37 board (lists of "5" and ".") filled in place
@@ -80,8 +81,8 @@ the public ``dlx`` API), so there are no cycles::
     grid       Grid, as_grid
     render     the pretty grid, and its rich Text with the givens in bold
     notations  text -> cell values, and the one-line notation
-    shapes     Shape, Unit, Placement, SIZES, the per-shape encoding tables
-    errors     SudokuFormatError
+    shapes     Shape, Unit, Placement, SIZES, MAX_SIZE, the per-shape encoding tables
+    errors     SudokuError (every error of the package), SudokuFormatError; argument checks
 """
 
 from __future__ import annotations
@@ -89,8 +90,9 @@ from __future__ import annotations
 from .batches import Outcome, batch, classify_many, count_many, solve_lines, solve_many
 from .boards import solve_board
 from .encoding import decode, encode
-from .errors import SudokuFormatError
+from .errors import SudokuError, SudokuFormatError
 from .generate import (
+    MAX_GENERATE_SIZE,
     SYMMETRIES,
     GenerateError,
     generate,
@@ -106,15 +108,17 @@ from .rate import TECHNIQUES, Level, NotUniqueError, Rating, Step, explain, rate
 from .reading import MAX_LINE as MAX_LINE
 from .reading import Entry, read_puzzles
 from .scoring import max_score, score, target_weights
-from .shapes import SIZES, Placement, Shape, Unit
+from .shapes import MAX_SIZE, SIZES, Placement, Shape, Unit
 from .verdicts import Clash, Verdict, classify, count, is_legal, solutions, solve
 
 __all__ = [
-    "Placement", "Unit", "Shape", "Grid", "Verdict", "Clash", "Entry", "SudokuFormatError",
+    "Placement", "Unit", "Shape", "Grid", "Verdict", "Clash", "Entry", "SudokuError",
+    "SudokuFormatError", "MAX_SIZE",
     "encode", "decode", "solve", "solutions", "count", "classify", "explain", "is_legal",
     "max_score", "score", "target_weights", "as_grid", "read_puzzles", "SIZES",
     "Outcome", "batch", "solve_lines", "solve_many", "count_many", "classify_many",
     "generate", "generate_many", "minimize", "is_minimal", "random_grid", "orbits", "SYMMETRIES",
+    "MAX_GENERATE_SIZE",
     "GenerateError", "rate", "solve_steps", "Rating", "Step", "Level", "TECHNIQUES",
     "NotUniqueError", "solve_board",
 ]

@@ -55,7 +55,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 __all__ = ["best_completion", "reduce_weights", "SearchStats", "Completion",
            "SearchLimitReached"]
@@ -98,11 +98,14 @@ class Completion(NamedTuple):
 
 
 class SearchLimitReached(Exception):
-    """``max_nodes`` or ``time_limit`` ran out; ``found`` is the best completion so far."""
+    """``max_nodes`` or ``time_limit`` ran out (``what`` says which); ``found`` is the best
+    completion so far."""
 
-    def __init__(self, message: str, found: Completion | None) -> None:
+    def __init__(self, message: str, found: Completion | None, what: str = "max_nodes"
+                 ) -> None:
         super().__init__(message)
         self.found = found
+        self.what = what
 
 
 def reduce_weights(weights: Sequence[float], n: int, units: Sequence[Sequence[int]]
@@ -264,13 +267,13 @@ class _Tables:
         # a partial unit's are kept >= 0 (its digits appear at most once).
         self.unit_partial = [len(u) < n for u in us]
         offs: list[list[int]] = [[] for _ in range(ncells)]
+        near: list[set[int]] = [set() for _ in range(ncells)]
         for k, u in enumerate(us):
             for i in u:
                 offs[i].append(k * n)
+                near[i].update(u)
         self.offsets = [tuple(o) for o in offs]
-        self.peers = [tuple(sorted({p for u in us if i in u for p in u} - {i}))
-                      for i in range(ncells)]
-        self.popcount = [bin(m).count("1") for m in range(self.full + 1)]
+        self.peers = [tuple(sorted(near[i] - {i})) for i in range(ncells)]
         # Locked candidates: units A, B sharing two or more cells.  A digit that a
         # full A can only place in A & B cannot go elsewhere in B.
         inters = []
@@ -338,7 +341,8 @@ def best_completion(values: Sequence[int], weights: Sequence[float],
         raise ValueError(f"{len(w)} weights for {ncells} cells")
     if any(not 0 <= v <= n for v in vals0):
         raise ValueError(f"a digit is out of range 1..{n}")
-    solver = _Solver(_Tables(n, units), w, stats, max_nodes, time_limit,
+    started = time.perf_counter()        # the time limit counts the tables too
+    solver = _Solver(_Tables(n, units), w, stats, max_nodes, time_limit, started,
                      root_iterations, node_iterations, retune_iterations)
     return solver.run(vals0)
 
@@ -347,7 +351,7 @@ class _Solver:
     """One branch-and-bound run (see the module docstring)."""
 
     def __init__(self, t: _Tables, w: list[float], stats: SearchStats | None,
-                 max_nodes: int | None, time_limit: float | None,
+                 max_nodes: int | None, time_limit: float | None, started: float,
                  root_iterations: int, node_iterations: int, retune_iterations: int) -> None:
         self.t = t
         self.w = w
@@ -363,6 +367,14 @@ class _Solver:
         n = t.n
         self.wr, self.const = reduce_weights(w, n, t.full_units)
         self.integral = all(isinstance(x, int) for x in w)
+        # Integer weights with a common factor (10**400 times the target weights) are
+        # searched divided by it: the same completions win, and the floats of the
+        # bound stay small.  Scores in the search are in these units.
+        self.scale = 1
+        if self.integral:
+            ints = cast("list[int]", self.wr)
+            self.scale = math.gcd(*ints) or 1
+            self.wr = [x // self.scale for x in ints]
         # Prune when bound <= incumbent + margin: with integer weights a node must
         # promise at least one more point; with floats allow for rounding.
         if self.integral:
@@ -376,7 +388,7 @@ class _Solver:
         self._budget = 0                # nodes left to the current completion attempt
         self.incumbent = -_INF          # best reduced score so far
         self.best_grid: list[int] | None = None
-        self.t0 = time.perf_counter()
+        self.t0 = started
 
     # ------------------------------------------------------------------ state
 
@@ -524,18 +536,19 @@ class _Solver:
         st.feasibility_nodes += 1
         if self.max_nodes is not None and st.feasibility_nodes + st.nodes > self.max_nodes:
             self._limit("max_nodes")
+        self._check_time()
         self._budget -= 1
         if self._budget < 0:
             raise _OutOfBudget
         if not self._propagate(cand, vals, strong):
             return None
         t = self.t
-        pop = t.popcount
+        pop = int.bit_count
         best_k = 1 << 30
         cell = -1
         for i in range(t.ncells):
             if not vals[i]:
-                k = pop[cand[i]]
+                k = pop(cand[i])
                 if k < best_k:
                     best_k, cell = k, i
                     if k == 2:
@@ -694,6 +707,7 @@ class _Solver:
         get: Callable[[int], float] = mu.__getitem__
         for _ in range(iterations):
             st.lagrange_iterations += 1
+            self._check_time()
             total = cur + sum(map(get, open_pairs))
             count = [0] * len(mu)
             choice: list[int] = []
@@ -768,8 +782,8 @@ class _Solver:
         if score > self.incumbent:
             self.incumbent = score
             self.best_grid = grid
-            self.st.improvements.append((score + self.const,
-                                         time.perf_counter() - self.t0, self.st.nodes))
+            true = sum(x * v for x, v in zip(self.w, grid, strict=True))   # exact
+            self.st.improvements.append((true, time.perf_counter() - self.t0, self.st.nodes))
 
     def _found(self) -> Completion | None:
         if self.best_grid is None:
@@ -778,7 +792,14 @@ class _Solver:
         return Completion(sum(x * v for x, v in zip(self.w, grid, strict=True)), grid)
 
     def _limit(self, what: str) -> None:
-        raise SearchLimitReached(f"max_score: {what} ran out", self._found())
+        raise SearchLimitReached(f"max_score: {what} ran out", self._found(), what)
+
+    def _check_time(self) -> None:
+        """Stop (:class:`SearchLimitReached`) once ``time_limit`` has passed: called at
+        every node of both searches and every step of the bound, each well under 50 ms
+        up to 64x64 grids."""
+        if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
+            self._limit("time_limit")
 
     def _search(self, cand: list[int], vals: list[int], mu: list[float],
                 iterations: int, witness: list[int] | None) -> None:
@@ -786,8 +807,7 @@ class _Solver:
         st.nodes += 1
         if self.max_nodes is not None and st.nodes + st.feasibility_nodes > self.max_nodes:
             self._limit("max_nodes")
-        if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
-            self._limit("time_limit")
+        self._check_time()
         if not self._propagate(cand, vals):
             return
         wr = self.wr
@@ -810,7 +830,10 @@ class _Solver:
             return
         bound, mu, sol = self._lagrange(cand, vals, cur, mu, iterations)
         if st.nodes == 1:
-            st.root_bound = bound + self.const
+            try:
+                st.root_bound = bound * self.scale + self.const
+            except OverflowError:       # a float cannot hold it: the statistic is left out
+                st.root_bound = None
         if bound <= self.incumbent + self.margin:
             return
         # With few weighted cells left, make sure the rest can be completed before
@@ -825,8 +848,7 @@ class _Solver:
                 return
         # Branch on the weighted cell with fewest candidates (heaviest on ties);
         # the relaxation's digit first, then from the best digit down.
-        pop = self.t.popcount
-        cell = min(open_w, key=lambda i: (pop[cand[i]], -abs(wr[i])))
+        cell = min(open_w, key=lambda i: (cand[i].bit_count(), -abs(wr[i])))
         m = cand[cell]
         digits = []
         while m:

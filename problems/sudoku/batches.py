@@ -13,7 +13,7 @@ from typing import Any, Literal, NamedTuple
 
 import dlx
 
-from .errors import SudokuFormatError
+from .errors import SudokuFormatError, seconds, whole
 from .grid import Grid, PuzzleLike, as_grid
 from .matrix import indices, prepared
 from .notations import _BYTE_OF_VALUE, _CELL_OF_BYTE
@@ -217,9 +217,7 @@ def classify_many(puzzles: Iterable[PuzzleLike], *, box: tuple[int, int] | None 
 
 
 def _check_limit(limit: int | None) -> None:
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
-                              or limit < 1):
-        raise ValueError(f"limit must be a positive whole number or None, not {limit!r}")
+    whole(limit, "limit", low=1, none=True)
 
 
 def _budget_check(groups: list[_Group], max_nodes: int | None, timeout: float | None,
@@ -340,6 +338,8 @@ def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
     """Search every group on its shape's full matrix (:func:`matrix.prepared`), the
     givens of each puzzle forced, in one batch per group (``timeout``: seconds for
     all of them)."""
+    whole(max_nodes, "max_nodes", low=1, none=True)
+    timeout = seconds(timeout)
     deadline = None if timeout is None else time.monotonic() + timeout
     for group in groups:
         left = None if deadline is None else max(deadline - time.monotonic(), 1e-9)

@@ -1,16 +1,48 @@
-"""The one error of the Sudoku package: a puzzle (or region grid) that could not be read."""
+"""The errors of the Sudoku package, and the checks of the arguments its functions share.
+
+Every error the package raises for what it is given is a :class:`SudokuError`,
+which is a :class:`dlx.ExactCoverError` (so a :class:`ValueError`): an argument of
+the wrong kind or out of range (the message names the argument and what it
+takes), a puzzle that could not be read (:class:`SudokuFormatError`), and, in
+their modules, a puzzle without exactly one solution where one is needed
+(``NotUniqueError``) and a request that no generated puzzle met (``GenerateError``).
+
+>>> try:
+...     whole(2.5, "tries", low=1)
+... except SudokuError as e:
+...     print(e)
+tries must be a whole number from 1 up, not 2.5
+>>> seconds(None, "timeout") is None, seconds(1, "timeout")
+(True, 1.0)
+"""
 
 from __future__ import annotations
 
+import math
+import time
+from typing import Any
+
 import dlx
 
-__all__ = ["SudokuFormatError"]
+__all__ = ["SudokuError", "SudokuFormatError", "Deadline", "whole", "seconds", "seed_of"]
 
 
-class SudokuFormatError(dlx.ExactCoverError):
-    """A puzzle could not be read: ``line`` and ``column`` (1-based) say where, if known.
+class SudokuError(dlx.ExactCoverError):
+    """An argument or input the Sudoku package cannot use; the message says why.
 
     It is a :class:`ValueError` (through :class:`dlx.ExactCoverError`).
+
+    >>> from problems import sudoku
+    >>> try:
+    ...     sudoku.random_grid(box=(2, 2, 2))
+    ... except SudokuError as e:
+    ...     print(e)
+    box must be a pair (rows, cols) of whole numbers, not (2, 2, 2)
+    """
+
+
+class SudokuFormatError(SudokuError):
+    """A puzzle could not be read: ``line`` and ``column`` (1-based) say where, if known.
 
     >>> from problems.sudoku import Grid
     >>> try:
@@ -31,3 +63,106 @@ class SudokuFormatError(dlx.ExactCoverError):
         else:
             where = f"line {line}, column {column}: "
         super().__init__(where + reason)
+
+
+def whole(value: Any, name: str, *, low: int = 0, high: int | None = None,
+          none: bool = False) -> Any:
+    """``value`` if it is a whole number from ``low`` (to ``high``), or None when ``none``
+    allows it; else :class:`SudokuError` naming ``name``.  (True and 2.0 are not whole
+    numbers here.)
+
+    >>> whole(3, "count"), whole(None, "limit", none=True)
+    (3, None)
+    >>> try:
+    ...     whole(10**400, "givens", high=81)
+    ... except SudokuError as e:
+    ...     print(e)
+    givens must be a whole number from 0 to 81, not a number of about 401 digits
+    """
+    if value is None and none:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value and \
+            (high is None or value <= high):
+        return value
+    span = f"from {low} up" if high is None else f"from {low} to {high:,}"
+    also = " or None" if none else ""
+    raise SudokuError(f"{name} must be a whole number {span}{also}, not {_shown(value)}")
+
+
+def seconds(value: Any, name: str = "timeout") -> float | None:
+    """``value`` as a number of seconds above 0 (a finite int or float), or None: no limit.
+
+    >>> seconds(-1)
+    Traceback (most recent call last):
+    ...
+    problems.sudoku.errors.SudokuError: timeout must be a number of seconds above 0 or None, not -1
+    """
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            x = float(value)
+        except OverflowError:       # an int too large for a float: no finite limit
+            x = math.inf
+        if 0 < x < math.inf:
+            return x
+    raise SudokuError(f"{name} must be a number of seconds above 0 or None, not {_shown(value)}")
+
+
+def seed_of(value: Any, name: str = "seed") -> int | None:
+    """``value`` if it is a whole number (any size, negative too) or None (a fresh one).
+
+    >>> seed_of("7")
+    Traceback (most recent call last):
+    ...
+    problems.sudoku.errors.SudokuError: seed must be a whole number or None, not '7'
+    """
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise SudokuError(f"{name} must be a whole number or None, not {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)`` for a message, cut to 40 characters (a huge whole number by its
+    size: Python will not write one of more than 4,300 digits).
+
+    >>> _shown("x" * 50), _shown(-10**400)
+    ("'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...", 'a negative number of about 401 digits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
+        digits = int(abs(value).bit_length() * math.log10(2)) + 1
+        return f"a {'negative ' if value < 0 else ''}number of about {digits:,} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class Deadline:
+    """The end of a ``timeout=`` of the package's functions: seconds from when it is made
+    (None: no end).  :meth:`check` raises :class:`dlx.BudgetExceeded` (its ``timeout``
+    the whole limit) once the time is up; :meth:`left` is what remains, for a search.
+
+    >>> Deadline(None).left() is None, 0 < Deadline(5).left() <= 5
+    (True, True)
+    """
+
+    __slots__ = ("timeout", "end")
+
+    def __init__(self, timeout: Any) -> None:
+        self.timeout = seconds(timeout)
+        self.end = None if self.timeout is None else time.monotonic() + self.timeout
+
+    def left(self) -> float | None:
+        """Seconds left (a tiny positive number once past the end), or None: no limit."""
+        return None if self.end is None else max(self.end - time.monotonic(), 1e-6)
+
+    def passed(self) -> bool:
+        return self.end is not None and time.monotonic() >= self.end
+
+    def check(self) -> None:
+        """Raise :class:`dlx.BudgetExceeded` if the time is up."""
+        if self.passed():
+            raise self.exceeded()
+
+    def exceeded(self, found: Any = None) -> dlx.BudgetExceeded:
+        """The error that says the time ran out (``found``: what was made by then)."""
+        return dlx.BudgetExceeded(None, found, timeout=self.timeout)

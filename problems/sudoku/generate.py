@@ -55,6 +55,19 @@ puzzle is minimal when every given stays.
 
 With ``symmetry``, minimal means that no whole orbit can be removed; a single
 given of an orbit might still be (:func:`is_minimal` checks single givens).
+
+Limits.  :func:`generate`, :func:`generate_many` and :func:`random_grid` make
+grids up to :data:`MAX_GENERATE_SIZE` (25x25, about a second a puzzle); a bigger
+box or shape raises :class:`~problems.sudoku.SudokuError` at once (measured: a
+36x36 puzzle takes 2-6 s, a 49x49 35 s, and a 64x64 full grid was not done in
+five minutes).  ``timeout=`` (seconds for the whole call) is checked between the
+engine's searches (which get what is left of it), between tries, before each
+minimizing pass and inside the rating of ``level=``: the call then raises
+:class:`dlx.BudgetExceeded`.  A pass of :meth:`dlx.Prepared.minimize` cannot be
+stopped part way, so the call stops once the pass in progress ends: at once for
+9x9, within half a second at 25x25 (its checks have a node budget), and mostly
+within a second at 16x16, whose checks have none (a few passes in a hundred take
+seconds there).
 """
 
 from __future__ import annotations
@@ -65,22 +78,28 @@ import os
 import random
 from collections.abc import Collection, Generator, Iterator, Sequence
 from concurrent.futures import Executor, Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Literal, NamedTuple, TypeVar, cast
 
 import dlx
 
+from .errors import Deadline, SudokuError, _shown, seed_of, whole
 from .grid import Grid, PuzzleLike, as_grid
 from .matrix import indices, prepared
 from .rate import Layout, Level, NotUniqueError, layout, rate, unique_solution
-from .shapes import Shape
+from .shapes import MAX_SIZE, Shape, _check_box, _check_shape
 
-__all__ = ["SYMMETRIES", "GenerateError", "generate", "generate_many", "minimize",
-           "is_minimal", "random_grid", "orbits"]
+__all__ = ["SYMMETRIES", "MAX_GENERATE_SIZE", "GenerateError", "generate", "generate_many",
+           "minimize", "is_minimal", "random_grid", "orbits"]
 
 #: The symmetries of the pattern of givens :func:`generate` knows.
 SYMMETRIES: tuple[str, ...] = ("none", "rot180", "rot90", "mirror", "diagonal", "antidiagonal")
+
+#: The largest grid (N x N) :func:`generate` and :func:`random_grid` make: 25x25 (a
+#: box of at most 25 cells).  See the module docstring for what bigger grids cost.
+MAX_GENERATE_SIZE = 25
 
 #: What a puzzle in the making asks the engine: forced sets (option indices of the
 #: shape's full matrix), the limit and the node budget of their searches.
@@ -90,14 +109,13 @@ _T = TypeVar("_T")
 _Steps = Generator[_Request, list[dlx.Answer], _T]
 
 
-class GenerateError(dlx.ExactCoverError):
+class GenerateError(SudokuError):
     """No puzzle met the request (its level or number of givens) within the tries allowed.
 
     It is a :class:`ValueError` (through :class:`dlx.ExactCoverError`).
     """
 
 
-@lru_cache(maxsize=64)
 def orbits(n: int, symmetry: str | None) -> tuple[tuple[int, ...], ...]:
     """The cells of an N x N grid (row-major numbers) grouped in orbits of ``symmetry``.
 
@@ -109,9 +127,17 @@ def orbits(n: int, symmetry: str | None) -> tuple[tuple[int, ...], ...]:
     >>> orbits(2, "rot90")
     ((0, 1, 2, 3),)
     """
+    whole(n, "n", low=1, high=MAX_SIZE)
     name = "none" if symmetry is None else symmetry
-    if name not in SYMMETRIES:
-        raise ValueError(f"unknown symmetry {symmetry!r}; use one of {', '.join(SYMMETRIES)}")
+    if not isinstance(name, str) or name not in SYMMETRIES:
+        raise SudokuError(f"unknown symmetry {_shown(symmetry)}; use one of"
+                          f" {', '.join(SYMMETRIES)}")
+    return _orbits(n, name)
+
+
+@lru_cache(maxsize=64)
+def _orbits(n: int, name: str) -> tuple[tuple[int, ...], ...]:
+    """The orbits of :func:`orbits` (its arguments checked)."""
     m = n - 1
 
     def images(r: int, c: int) -> list[tuple[int, int]]:
@@ -142,7 +168,8 @@ def orbits(n: int, symmetry: str | None) -> tuple[tuple[int, ...], ...]:
 # --------------------------------------------------------------------------- the engine's side
 
 
-def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1
+def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1,
+           deadline: Deadline | None = None
            ) -> Iterator[tuple[int, _T | None, Exception | None]]:
     """Run puzzles in the making side by side: ``(position, result, error)`` as each ends.
 
@@ -151,8 +178,11 @@ def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1
     :meth:`dlx.Prepared.batch`, and hands each task its answers.  A task's result
     does not depend on the others (its answers are those of its own searches),
     so a task run alone ends the same way.  A new task starts only while it is
-    less than ``4 * at_once`` places ahead of the first unfinished one.
+    less than ``4 * at_once`` places ahead of the first unfinished one.  Each round's
+    searches get what is left of the ``deadline``; once it has passed, this raises
+    :class:`dlx.BudgetExceeded` (the live tasks are dropped).
     """
+    deadline = deadline if deadline is not None else Deadline(None)
     full = prepared(shape)
     live: list[tuple[int, _Steps[_T], _Request]] = []
     started, unfinished, more = 0, 0, True
@@ -191,13 +221,16 @@ def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1
                 yield done
         if not live:
             return
+        deadline.check()
         groups: dict[tuple[int, int | None], list[tuple[int, _Steps[_T], list[list[int]]]]] = {}
         for k, task, (sets, limit, budget) in live:
             groups.setdefault((limit, budget), []).append((k, task, sets))
         live = []
         for (limit, budget), asks in groups.items():
             answers = full.batch([s for _, _, sets in asks for s in sets], limit=limit,
-                                 max_nodes=budget, indices=True)
+                                 max_nodes=budget, timeout=deadline.left(), indices=True)
+            if any(a.timed_out for a in answers):
+                raise deadline.exceeded()
             at = 0
             for k, task, sets in asks:
                 mine = answers[at:at + len(sets)]
@@ -207,9 +240,9 @@ def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1
                     yield done
 
 
-def _run(shape: Shape, task: _Steps[_T]) -> _T:
+def _run(shape: Shape, task: _Steps[_T], deadline: Deadline | None = None) -> _T:
     """Run one puzzle in the making to its end (raising what it raises)."""
-    for _, result, error in _drive(shape, iter([task])):
+    for _, result, error in _drive(shape, iter([task]), 1, deadline):
         if error is not None:
             raise error
         return result  # type: ignore[return-value]
@@ -229,13 +262,16 @@ def random_grid(shape: Shape | None = None, *, box: tuple[int, int] | None = Non
     node budget, if it cannot).  The grids are varied, but not uniformly
     distributed over all full grids.
 
+    ``seed`` is a whole number, a :class:`random.Random` (which is used) or None;
+    grids go up to :data:`MAX_GENERATE_SIZE`.
+
     >>> from problems import sudoku
     >>> g = random_grid(box=(2, 3), seed=3)
     >>> g.is_complete(), sudoku.is_legal(g), g == random_grid(box=(2, 3), seed=3)
     (True, True, True)
     """
     shape = _shape_of(shape, box)
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed_of(seed))
     return Grid(_run(shape, _random_solution(shape, rng)), shape=shape)
 
 
@@ -445,14 +481,30 @@ def _minimal(shape: Shape, values: Sequence[int], solution: Sequence[int],
 
 def _shape_of(shape: Shape | None, box: tuple[int, int] | None,
               size: int | None = None) -> Shape:
-    if shape is not None:
-        if box is not None and shape.box != tuple(box):
-            raise ValueError(f"box={box!r} does not agree with shape={shape!r}")
-        return shape
+    """The shape to generate: ``shape``, or the standard one of ``box`` or ``size``
+    (default 9x9), checked, and at most :data:`MAX_GENERATE_SIZE`."""
+    _check_shape(shape)
     if box is not None:
-        br, bc = box
-        return Shape.standard(br * bc, (br, bc))
-    return Shape.standard(9 if size is None else size)
+        box = _check_box(box, None)
+    if size is not None:
+        whole(size, "size", low=1, high=MAX_SIZE)
+    if shape is not None:
+        if box is not None and shape.box != box:
+            raise SudokuError(f"box={box!r} does not agree with shape={shape!r}")
+        if size is not None and shape.size != size:
+            raise SudokuError(f"size={size!r} does not agree with shape={shape!r}")
+    elif box is not None:
+        if size is not None and box[0] * box[1] != size:
+            raise SudokuError(f"box={box!r} does not agree with size={size!r}")
+        shape = Shape.standard(box[0] * box[1], box)
+    else:
+        shape = Shape.standard(9 if size is None else size)
+    n = shape.size
+    if n > MAX_GENERATE_SIZE:
+        raise SudokuError(f"puzzles are made up to {MAX_GENERATE_SIZE}x{MAX_GENERATE_SIZE}"
+                          f" (a box of at most {MAX_GENERATE_SIZE} cells), not {n}x{n}: a"
+                          " bigger grid takes seconds to minutes per puzzle")
+    return shape
 
 
 def _budget(max_nodes: int | None | str, n: int) -> int | None:
@@ -460,16 +512,25 @@ def _budget(max_nodes: int | None | str, n: int) -> int | None:
         return None if n <= 16 else 2000
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
                                   or max_nodes < 1):
-        raise ValueError(f"max_nodes must be a positive whole number, None or 'auto',"
-                         f" not {max_nodes!r}")
+        raise SudokuError(f"max_nodes must be a positive whole number, None or 'auto',"
+                          f" not {_shown(max_nodes)}")
     return max_nodes if not isinstance(max_nodes, str) else None
 
 
 def _levels(level: int | str | Collection[int | str] | None) -> frozenset[int] | None:
     if level is None:
         return None
-    wanted = [level] if isinstance(level, (int, str)) else list(level)
-    return frozenset(int(Level.parse(x)) for x in wanted)
+    if isinstance(level, (int, str)):
+        wanted = [level]
+    elif isinstance(level, (bytes, bytearray)) or not hasattr(level, "__iter__"):
+        raise SudokuError(f"level must be a level (0..9 or a technique name) or a collection"
+                          f" of them, not {_shown(level)}")
+    else:
+        wanted = list(level)
+    try:
+        return frozenset(int(Level.parse(x)) for x in wanted)
+    except ValueError as e:
+        raise SudokuError(str(e)) from None
 
 
 def _options(shape: Shape | None, box: tuple[int, int] | None, size: int | None,
@@ -478,15 +539,14 @@ def _options(shape: Shape | None, box: tuple[int, int] | None, size: int | None,
              max_nodes: int | None | Literal["auto"]) -> _Plan:
     """Check the arguments of :func:`generate` once: what every puzzle of the call needs."""
     shape = _shape_of(shape, box, size)
+    if minimal is not None and not isinstance(minimal, bool):
+        raise SudokuError(f"minimal must be True, False or None, not {_shown(minimal)}")
     if minimal is None:
         minimal = givens is None
     if not minimal and givens is None:
-        raise ValueError("minimal=False needs givens= (how many givens to keep)")
-    if givens is not None and (isinstance(givens, bool) or not isinstance(givens, int)
-                               or givens < 0):
-        raise ValueError(f"givens must be a whole number, not {givens!r}")
-    if isinstance(tries, bool) or not isinstance(tries, int) or tries < 1:
-        raise ValueError(f"tries must be a positive whole number, not {tries!r}")
+        raise SudokuError("minimal=False needs givens= (how many givens to keep)")
+    whole(givens, "givens", high=shape.size ** 2, none=True)
+    whole(tries, "tries", low=1)
     return _Plan(shape, givens, minimal, _levels(level), tries, _budget(max_nodes, shape.size),
                  orbits(shape.size, symmetry))
 
@@ -502,14 +562,17 @@ class _Plan:
         self.shape, self.givens, self.minimal, self.wanted = shape, givens, minimal, wanted
         self.tries, self.budget, self.groups = tries, budget, groups
 
-    def make(self, seed: int | None) -> _Steps[Grid]:
-        """One puzzle in the making (see :func:`generate`), from ``seed``."""
+    def make(self, seed: int | random.Random | None, deadline: Deadline) -> _Steps[Grid]:
+        """One puzzle in the making (see :func:`generate`), from ``seed``; the ``deadline``
+        is checked between tries and before each long step."""
         shape, givens, wanted = self.shape, self.givens, self.wanted
-        rng = random.Random(seed)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         seen: dict[int, int] = {}
         fewest = shape.size ** 2
         for _ in range(self.tries):
+            deadline.check()
             solution = yield from _random_solution(shape, rng)
+            deadline.check()
             groups, key = self.groups, rng.random
             keys = [key() for _ in groups]                       # a random order
             order = [groups[k] for k in sorted(range(len(groups)), key=keys.__getitem__)]
@@ -522,7 +585,10 @@ class _Plan:
                 continue
             if wanted is None:
                 return puzzle
-            got = int(rate(puzzle).level)
+            try:
+                got = int(rate(puzzle, timeout=deadline.left()).level)
+            except dlx.BudgetExceeded:      # the rating's share of the time ran out
+                raise deadline.exceeded() from None
             if got in wanted:
                 return puzzle
             seen[got] = seen.get(got, 0) + 1
@@ -539,10 +605,11 @@ class _Plan:
 
 
 def generate(shape: Shape | None = None, *, box: tuple[int, int] | None = None,
-             size: int | None = None, seed: int | None = None, givens: int | None = None,
-             symmetry: str | None = None, minimal: bool | None = None,
-             level: int | str | Collection[int | str] | None = None,
-             tries: int = 200, max_nodes: int | None | Literal["auto"] = "auto") -> Grid:
+             size: int | None = None, seed: int | random.Random | None = None,
+             givens: int | None = None, symmetry: str | None = None,
+             minimal: bool | None = None, level: int | str | Collection[int | str] | None = None,
+             tries: int = 200, max_nodes: int | None | Literal["auto"] = "auto",
+             timeout: float | None = None) -> Grid:
     """A random puzzle with exactly one solution.
 
     Parameters
@@ -550,9 +617,10 @@ def generate(shape: Shape | None = None, *, box: tuple[int, int] | None = None,
     shape, box, size : Shape, (rows, cols) or int
         The kind of grid: a :class:`~problems.sudoku.Shape` (standard, Sudoku-X,
         jigsaw, ...), or a standard grid with this box, or of this size
-        (default 9x9).
-    seed : int or None
-        The same seed gives the same puzzle; None: a fresh random one.
+        (default 9x9); at most :data:`MAX_GENERATE_SIZE` (25x25).
+    seed : int, random.Random or None
+        The same seed gives the same puzzle; None: a fresh random one (a Random is
+        used as it is).
     givens : int or None
         Without ``minimal``: stop removing givens at this many (never fewer).  It
         is best effort: a puzzle that cannot lose that many keeps more (it is
@@ -578,6 +646,10 @@ def generate(shape: Shape | None = None, *, box: tuple[int, int] | None = None,
         no budget up to 16x16; 2,000 nodes from 25x25 up, where the last checks
         of a minimal puzzle run for minutes each (a 25x25 takes about a second,
         with some 270 givens, most of them not proven necessary).
+    timeout : float or None
+        Seconds for the whole call; when they run out, :class:`dlx.BudgetExceeded`
+        (as soon as the step in progress ends: see the module docstring).  The
+        puzzle made in time is the one made without it.
 
     Returns
     -------
@@ -594,8 +666,11 @@ def generate(shape: Shape | None = None, *, box: tuple[int, int] | None = None,
     >>> generate(seed=5, level="pointing").clues >= 17
     True
     """
+    deadline = Deadline(timeout)
+    if not isinstance(seed, random.Random):
+        seed_of(seed)
     plan = _options(shape, box, size, givens, symmetry, minimal, level, tries, max_nodes)
-    return _run(plan.shape, plan.make(seed))
+    return _run(plan.shape, plan.make(seed, deadline), deadline)
 
 
 def generate_many(count: int | None, shape: Shape | None = None, *,
@@ -605,7 +680,7 @@ def generate_many(count: int | None, shape: Shape | None = None, *,
                   level: int | str | Collection[int | str] | None = None, tries: int = 200,
                   max_nodes: int | None | Literal["auto"] = "auto",
                   at_once: int = 32, executor: Executor | None = None,
-                  chunk: int = 64) -> Iterator[Grid]:
+                  chunk: int = 64, timeout: float | None = None) -> Iterator[Grid]:
     """Puzzles of :func:`generate`, lazily: puzzle ``k`` (from 0) is the one
     ``generate(..., seed=seed + k)`` makes.
 
@@ -623,6 +698,11 @@ def generate_many(count: int | None, shape: Shape | None = None, *,
     its workers, twice as many runs as there are cores at a time; the puzzles
     and their order are the same.
 
+    ``timeout`` is seconds from this call for all the puzzles: the puzzles made
+    in time come out, then :class:`dlx.BudgetExceeded` is raised in the turn of
+    the first that was not (see :func:`generate`; with an ``executor``, its
+    workers stop their runs by then too).
+
     >>> puzzles = list(generate_many(3, box=(2, 2), seed=10))
     >>> puzzles[2] == generate(box=(2, 2), seed=12)
     True
@@ -631,28 +711,30 @@ def generate_many(count: int | None, shape: Shape | None = None, *,
     ...     list(generate_many(3, box=(2, 2), seed=10, executor=pool, chunk=2)) == puzzles
     True
     """
-    if count is not None and (isinstance(count, bool) or not isinstance(count, int)
-                              or count < 0):
-        raise ValueError(f"count must be a whole number or None, not {count!r}")
-    if isinstance(at_once, bool) or not isinstance(at_once, int) or at_once < 1:
-        raise ValueError(f"at_once must be a positive whole number, not {at_once!r}")
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise ValueError(f"chunk must be a positive whole number, not {chunk!r}")
+    deadline = Deadline(timeout)
+    whole(count, "count", none=True)
+    whole(at_once, "at_once", low=1)
+    whole(chunk, "chunk", low=1)
+    seed_of(seed)
+    if executor is not None and not isinstance(executor, Executor):
+        raise SudokuError(f"executor must be a concurrent.futures.Executor or None,"
+                          f" not {_shown(executor)}")
     plan = _options(shape, box, size, givens, symmetry, minimal, level, tries, max_nodes)
     first = random.randrange(2 ** 63) if seed is None else seed
     if executor is None:
-        return _many(plan, count, first, at_once)
-    return _spread(plan, count, first, at_once, executor, chunk)
+        return _many(plan, count, first, at_once, deadline)
+    return _spread(plan, count, first, at_once, executor, chunk, deadline)
 
 
-def _many(plan: _Plan, count: int | None, first: int, at_once: int) -> Iterator[Grid]:
+def _many(plan: _Plan, count: int | None, first: int, at_once: int,
+          deadline: Deadline) -> Iterator[Grid]:
     """The puzzles of seeds ``first``, ``first + 1``, ... made ``at_once`` side by side,
-    handed out in order."""
+    handed out in order (until the ``deadline``)."""
     numbers = range(count) if count is not None else itertools.count()
-    tasks = (plan.make(first + k) for k in numbers)
+    tasks = (plan.make(first + k, deadline) for k in numbers)
     done: dict[int, tuple[Grid | None, Exception | None]] = {}
     nxt = 0
-    for k, grid, error in _drive(plan.shape, tasks, at_once):
+    for k, grid, error in _drive(plan.shape, tasks, at_once, deadline):
         done[k] = (grid, error)
         while nxt in done:
             grid, error = done.pop(nxt)
@@ -663,20 +745,23 @@ def _many(plan: _Plan, count: int | None, first: int, at_once: int) -> Iterator[
             yield grid
 
 
-def _run_of(plan: _Plan, first: int, n: int, at_once: int
+def _run_of(plan: _Plan, first: int, n: int, at_once: int, timeout: float | None
             ) -> tuple[list[Grid], Exception | None]:
-    """A run of ``n`` puzzles in a worker: those made, and the error that stopped it."""
+    """A run of ``n`` puzzles in a worker (within ``timeout`` seconds of its start):
+    those made, and the error that stopped it."""
     made: list[Grid] = []
     try:
-        made.extend(_many(plan, n, first, at_once))
+        made.extend(_many(plan, n, first, at_once, Deadline(timeout)))
     except Exception as error:          # handed back, to be raised in its turn
         return made, error
     return made, None
 
 
 def _spread(plan: _Plan, count: int | None, first: int, at_once: int, executor: Executor,
-            chunk: int) -> Iterator[Grid]:
-    """The puzzles of :func:`_many`, made in runs of ``chunk`` by ``executor``'s workers."""
+            chunk: int, deadline: Deadline) -> Iterator[Grid]:
+    """The puzzles of :func:`_many`, made in runs of ``chunk`` by ``executor``'s workers
+    (each run gets what is left of the ``deadline``, which is also how long a run's
+    answer is waited for)."""
     starts = itertools.count(0, chunk) if count is None else range(0, count, chunk)
     ahead = 2 * (os.cpu_count() or 2)
     pending: collections.deque[Future[tuple[list[Grid], Exception | None]]] = \
@@ -684,18 +769,24 @@ def _spread(plan: _Plan, count: int | None, first: int, at_once: int, executor: 
     try:
         for start in starts:
             n = chunk if count is None else min(chunk, count - start)
-            pending.append(executor.submit(_run_of, plan, first + start, n, at_once))
+            deadline.check()
+            pending.append(executor.submit(_run_of, plan, first + start, n, at_once,
+                                           deadline.left()))
             while len(pending) >= ahead:
-                yield from _handed(pending.popleft())
+                yield from _handed(pending.popleft(), deadline)
         while pending:
-            yield from _handed(pending.popleft())
+            yield from _handed(pending.popleft(), deadline)
     finally:                            # stopped early: runs not started are dropped
         for future in pending:
             future.cancel()
 
 
-def _handed(future: Future[tuple[list[Grid], Exception | None]]) -> Iterator[Grid]:
-    made, error = future.result()
+def _handed(future: Future[tuple[list[Grid], Exception | None]],
+            deadline: Deadline) -> Iterator[Grid]:
+    try:
+        made, error = future.result(timeout=deadline.left())
+    except FutureTimeout:
+        raise deadline.exceeded() from None
     yield from made
     if error is not None:
         raise error
@@ -718,11 +809,14 @@ def minimize(puzzle: PuzzleLike, *, seed: int | None = None, symmetry: str | Non
     (4, True, 1)
     """
     g = as_grid(puzzle, box, shape)
+    rng = random.Random(seed_of(seed))
+    groups = orbits(g.size, symmetry)
+    budget = _budget(max_nodes, g.size)
     solution = unique_solution(g, "minimize")
-    present = [tuple(i for i in o if g.values[i]) for o in orbits(g.size, symmetry)]
+    present = [tuple(i for i in o if g.values[i]) for o in groups]
     order = [o for o in present if o]
-    random.Random(seed).shuffle(order)
-    values, _ = _minimal(g.shape, g.values, solution.values, order, _budget(max_nodes, g.size))
+    rng.shuffle(order)
+    values, _ = _minimal(g.shape, g.values, solution.values, order, budget)
     return Grid(values, shape=g.shape)
 
 
@@ -741,6 +835,7 @@ def is_minimal(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     False
     """
     g = as_grid(puzzle, box, shape)
+    whole(max_nodes, "max_nodes", low=1, none=True)
     try:
         solution = unique_solution(g, "is_minimal")
     except NotUniqueError:

@@ -6,10 +6,10 @@ import operator
 from collections.abc import Iterable, Sequence
 from typing import Any, Union
 
-from .errors import SudokuFormatError
+from .errors import SudokuFormatError, _shown
 from .notations import _CELL_OF_BYTE, _one_line, _parse_cells
 from .render import _pretty, _rich_text
-from .shapes import _COUNTS_TEXT, _SIZE_OF_COUNT, SIZES, Shape, _check_box
+from .shapes import _COUNTS_TEXT, _SIZE_OF_COUNT, SIZES, Shape, _check_box, _check_shape
 
 __all__ = ["Grid", "PuzzleLike", "as_grid"]
 
@@ -43,6 +43,9 @@ class Grid:
 
     def __init__(self, values: str | Sequence[Any], box: tuple[int, int] | None = None, *,
                  shape: Shape | None = None, givens: Iterable[bool] | None = None) -> None:
+        _check_shape(shape)
+        if box is not None:
+            _check_box(box, None)
         if isinstance(values, str):
             g = Grid.parse(values, box, shape=shape)
             vals, shp = g._values, g._shape
@@ -96,6 +99,9 @@ class Grid:
         """
         if not isinstance(text, str):
             raise SudokuFormatError(f"expected text, got {type(text).__name__}")
+        _check_shape(shape)
+        if box is not None:
+            _check_box(box, None)
         quick = _one_line_values(text, box, shape)
         if quick is not None:
             return cls._make(*quick)
@@ -318,14 +324,14 @@ def _flat_items(values: Sequence[Any]) -> list[Any]:
 def _cell_value(k: int, v: Any, n: int) -> int:
     """Cell ``k``'s value ``v`` as an int in 0..n, or a SudokuFormatError naming the cell."""
     if isinstance(v, bool):
-        raise SudokuFormatError(f"cell {_cell_name(k, n)}: expected an int, got {v!r}")
+        raise SudokuFormatError(f"cell {_cell_name(k, n)}: expected an int, got {_shown(v)}")
     try:
         x = operator.index(v)
     except TypeError:
         raise SudokuFormatError(
-            f"cell {_cell_name(k, n)}: expected an int, got {v!r}") from None
+            f"cell {_cell_name(k, n)}: expected an int, got {_shown(v)}") from None
     if not 0 <= x <= n:
-        raise SudokuFormatError(f"cell {_cell_name(k, n)}: value {x} is outside 0..{n}")
+        raise SudokuFormatError(f"cell {_cell_name(k, n)}: value {_shown(x)} is outside 0..{n}")
     return x
 
 
@@ -352,6 +358,9 @@ def as_grid(puzzle: PuzzleLike, box: tuple[int, int] | None = None,
     ...                                                      [0, 4, 0, 0], [0, 0, 0, 2]])
     True
     """
+    _check_shape(shape)
+    if box is not None:
+        box = _check_box(box, None)
     if isinstance(puzzle, Grid):
         if (shape is not None and shape != puzzle.shape) or \
                 (box is not None and tuple(box) != puzzle.box):

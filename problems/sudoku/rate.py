@@ -80,6 +80,7 @@ import dlx
 
 from .batches import batch
 from .encoding import encode
+from .errors import Deadline, SudokuError, _shown
 from .grid import Grid, PuzzleLike, as_grid
 from .shapes import Placement, Shape, Unit
 from .verdicts import Clash, Verdict, is_legal
@@ -108,7 +109,8 @@ class Level(IntEnum):
     def parse(cls, value: int | str) -> Level:
         """The level named by ``value``: a number (``3``, ``"3"``), a level name
         (``"X_WING"``, ``"x-wing"``, ``"locked candidates"``) or a technique name
-        (``"pointing"``, see :data:`TECHNIQUES`).  Raises ValueError otherwise.
+        (``"pointing"``, see :data:`TECHNIQUES`).  Raises
+        :class:`~problems.sudoku.SudokuError` (a ValueError) otherwise.
 
         >>> Level.parse("x-wing"), Level.parse("Naked pair"), Level.parse("claiming")
         (<Level.X_WING: 3>, <Level.NAKED_PAIR: 2>, <Level.LOCKED_CANDIDATES: 1>)
@@ -117,7 +119,10 @@ class Level(IntEnum):
         """
         if isinstance(value, str):
             text = value.strip()
-            if text.isdigit():
+            if text.isascii() and text.isdigit():
+                if len(text) > 3:               # (int() refuses 4,300 digits and more)
+                    raise SudokuError(f"level must be 0..{int(cls.SEARCH)} or a technique"
+                                      f" name, not {_shown(value)}")
                 value = int(text)
             else:
                 key = " ".join(text.lower().replace("_", " ").split())
@@ -128,11 +133,11 @@ class Level(IntEnum):
                     return cls[name]
                 names = sorted({*TECHNIQUES, *(m.lower().replace("_", " ")
                                                 for m in cls.__members__)})
-                raise ValueError(f"unknown technique {value!r}; use a level 0..{int(cls.SEARCH)}"
-                                 f" or one of {', '.join(names)}")
+                raise SudokuError(f"unknown technique {_shown(value)}; use a level"
+                                  f" 0..{int(cls.SEARCH)} or one of {', '.join(names)}")
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= cls.SEARCH:
-            raise ValueError(f"level must be 0..{int(cls.SEARCH)} or a technique name,"
-                             f" not {value!r}")
+            raise SudokuError(f"level must be 0..{int(cls.SEARCH)} or a technique name,"
+                              f" not {_shown(value)}")
         return cls(value)
 
 
@@ -154,7 +159,7 @@ TECHNIQUES: dict[str, Level] = {
 }
 
 
-class NotUniqueError(dlx.ExactCoverError):
+class NotUniqueError(SudokuError):
     """A puzzle that is illegal, impossible or ambiguous was given where one solution is needed.
 
     ``verdict`` says which (:class:`~problems.sudoku.Verdict`).  It is a
@@ -338,11 +343,14 @@ def _digits(mask: int) -> str:
     return ", ".join(map(str, _bits(mask)))
 
 
-def unique_solution(g: Grid, what: str) -> Grid:
-    """The one solution of ``g``, or :class:`NotUniqueError` naming ``what`` needs it."""
+def unique_solution(g: Grid, what: str, deadline: Deadline | None = None) -> Grid:
+    """The one solution of ``g``, or :class:`NotUniqueError` naming ``what`` needs it
+    (:class:`dlx.BudgetExceeded` when the ``deadline`` passes first)."""
     if not is_legal(g):
         raise NotUniqueError(Verdict.ILLEGAL, what)
-    out = batch([g], 2, shape=g.shape)[0]
+    out = batch([g], 2, shape=g.shape, timeout=None if deadline is None else deadline.left())[0]
+    if out.found is None:
+        raise (deadline or Deadline(None)).exceeded()
     if out.found != 1 or out.solution is None:
         verdict = Verdict.IMPOSSIBLE if not out.found else Verdict.AMBIGUOUS
         raise NotUniqueError(verdict, what)
@@ -353,10 +361,15 @@ def unique_solution(g: Grid, what: str) -> Grid:
 
 
 class _Solver:
-    """Candidates of a puzzle, and one finder per technique (each returns a Step or None)."""
+    """Candidates of a puzzle, and one finder per technique (each returns a Step or None).
 
-    def __init__(self, lay: Layout, values: Sequence[int]) -> None:
+    The finders that may scan long (subsets, fish, wings: seconds on a 64x64 grid)
+    check the ``deadline`` as they go, unit by unit or digit by digit."""
+
+    def __init__(self, lay: Layout, values: Sequence[int],
+                 deadline: Deadline | None = None) -> None:
         self.lay = lay
+        self.deadline = deadline if deadline is not None else Deadline(None)
         self.values = list(values)
         n = lay.n
         unit_mask = [0] * len(lay.unit_cells)
@@ -477,6 +490,7 @@ class _Solver:
         lay, cand = self.lay, self.cand
         name = ("naked pair", "naked triple", "naked quad")[k - 2]
         for u in lay.order:
+            self.deadline.check()
             cells = lay.unit_cells[u]
             small = [i for i in cells if 1 < cand[i].bit_count() <= k]
             if len(small) < k:
@@ -501,6 +515,7 @@ class _Solver:
         for u in lay.order:
             if not lay.full[u]:
                 continue
+            self.deadline.check()
             cells = lay.unit_cells[u]
             where: dict[int, int] = {}     # digit -> bitset of positions in the unit
             for p, i in enumerate(cells):
@@ -534,6 +549,7 @@ class _Solver:
             base_of, cover_of = lay.line_of[base], lay.line_of[cover]
             bases = [u for u in lay.order if lay.units[u].kind == base and lay.full[u]]
             for d in range(1, lay.n + 1):
+                self.deadline.check()
                 bit = 1 << d
                 spots: list[tuple[int, frozenset[int]]] = []
                 for u in bases:
@@ -564,6 +580,7 @@ class _Solver:
         pairs = [i for i, m in enumerate(cand) if m.bit_count() == 2]
         is_pair = set(pairs)
         for p in pairs:
+            self.deadline.check()
             pm = cand[p]
             wings = [j for j in lay.peers[p] if j in is_pair and cand[j] != pm
                      and (cand[j] & pm).bit_count() == 1]
@@ -609,7 +626,10 @@ class _Solver:
         left = dlx.ExactCover(options, secondary=[x for x in problem.secondary if x not in done],
                               primary=[x for x in problem.primary if x not in done])
         stats = dlx.Stats()
-        dlx.count(left, limit=2, stats=stats)
+        try:
+            dlx.count(left, limit=2, stats=stats, timeout=self.deadline.left())
+        except dlx.BudgetExceeded:
+            raise self.deadline.exceeded() from None
         blanks = [i for i, v in enumerate(self.values) if not v]
         placed = tuple(Placement(*lay.rc(i), solution.values[i]) for i in blanks)
         text = (f"search: no technique applies; {len(blanks)} cells left, solved by search "
@@ -618,7 +638,7 @@ class _Solver:
 
 
 def rate(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
-         shape: Shape | None = None) -> Rating:
+         shape: Shape | None = None, timeout: float | None = None) -> Rating:
     """Solve ``puzzle`` step by step with human techniques and rate it by the hardest one.
 
     Parameters
@@ -636,10 +656,16 @@ def rate(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
         the last step places every remaining digit), ``solution`` and ``search``
         (the :class:`dlx.Stats` of that search, else None).
 
+    timeout : float or None
+        Seconds for the whole rating (checked before every step, and unit by unit
+        or digit by digit inside the long ones); None: no limit.
+
     Raises
     ------
     NotUniqueError
         When the puzzle is illegal, impossible or ambiguous.
+    dlx.BudgetExceeded
+        When ``timeout`` runs out first (``found`` is None).
 
     The rating is deterministic: techniques are tried simplest first, and each
     scans the units in a fixed order (boxes, rows, columns, other units).
@@ -649,12 +675,14 @@ def rate(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     (<Level.SINGLES: 0>, ['hidden single: 3 in box 1 goes to r1c2', \
 'hidden single: 4 in box 1 goes to r2c1'])
     """
+    deadline = Deadline(timeout)
     g = as_grid(puzzle, box, shape)
-    solution = unique_solution(g, "rate")
-    solver = _Solver(layout(g.shape), g.values)
+    solution = unique_solution(g, "rate", deadline)
+    solver = _Solver(layout(g.shape), g.values, deadline)
     steps: list[Step] = []
     stats: dlx.Stats | None = None
     while 0 in solver.values:
+        deadline.check()
         step = solver.next_step()
         if step is None:
             step, stats = solver.search(solution)
@@ -668,8 +696,8 @@ def rate(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
 
 
 def solve_steps(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
-                shape: Shape | None = None) -> list[Step]:
-    """The human solution of ``puzzle``: :func:`rate`'s steps (see there).
+                shape: Shape | None = None, timeout: float | None = None) -> list[Step]:
+    """The human solution of ``puzzle``: :func:`rate`'s steps (see there, ``timeout`` too).
 
     >>> for step in solve_steps("1..." "..3." ".4.." "...2")[:3]:
     ...     print(step)
@@ -677,7 +705,7 @@ def solve_steps(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     hidden single: 4 in box 1 goes to r2c1
     hidden single: 2 in box 1 goes to r2c2
     """
-    return list(rate(puzzle, box=box, shape=shape).steps)
+    return list(rate(puzzle, box=box, shape=shape, timeout=timeout).steps)
 
 
 @overload

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import IO, NamedTuple
+from typing import IO, Any, NamedTuple
 
-from .errors import SudokuFormatError
+from .errors import SudokuError, SudokuFormatError, _shown, whole
 from .grid import Grid, _parse_lines
 from .notations import _CELL_OF_BYTE, _is_rule, _line_shape
 from .shapes import _SIZE_OF_COUNT, SIZES, Shape, _expected_size
@@ -29,8 +29,12 @@ _Block = list[tuple[int, str]]   # numbered lines of a grid being read
 
 
 def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] | None = None,
-                 shape: Shape | None = None) -> Iterator[Entry]:
+                 shape: Shape | None = None, max_line: int | None = None) -> Iterator[Entry]:
     """Puzzles of a batch: one per line, or grids of N lines separated by blank lines.
+
+    ``source`` is text, a text stream (read a line at a time, each line with a
+    length cap) or an iterable of lines (str); anything else raises
+    :class:`~problems.sudoku.SudokuError` at once.
 
     Blank lines and ``#`` comments are skipped, and a line ``end`` ends the input
     (the AcWing 166 judge format).  A first line holding one number is the number
@@ -57,10 +61,32 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
     [16]
     >>> [str(e.error) for e in read_puzzles("3\\n1.....3..4.....2\\n")]
     ['None', 'line 1: the first line announces 3 puzzles, but the input has 1']
+
+    A line longer than :data:`MAX_LINE` characters is no puzzle: it gives an Entry
+    with the error, and reading goes on after it (what is beyond the cap is read
+    and dropped, never stored).  ``max_line`` (characters) caps how much of one
+    line is read at all: a longer line (``/dev/zero`` has no end) gives a last
+    Entry with the error, ``line is longer than N characters``, and the input
+    ends there.  None (default): a line may be as long as the input.
+
+    >>> [str(e.error) for e in read_puzzles(["." * 100, "1.....3..4.....2"], max_line=50)]
+    ['line 1: line is longer than 50 characters']
     """
+    if isinstance(source, (bytes, bytearray)) or \
+            not isinstance(source, str) and not hasattr(source, "readline") and \
+            not hasattr(source, "__iter__"):
+        raise SudokuError(f"read_puzzles reads text, a text stream or an iterable of lines,"
+                          f" not {_shown(source)}")
+    whole(max_line, "max_line", low=1, none=True)
+    expect = _expected_size(shape, box)
     if isinstance(source, str):
         source = source.splitlines(keepends=True)
-    expect = _expected_size(shape, box)
+    return _read(source, box, shape, max_line, expect)
+
+
+def _read(source: IO[str] | Iterable[str], box: tuple[int, int] | None,
+          shape: Shape | None, max_line: int | None, expect: int | None) -> Iterator[Entry]:
+    """The entries of :func:`read_puzzles` (its arguments checked)."""
     shapes: dict[int, Shape] = {}   # size -> standard shape, for one-line puzzles
     block: _Block = []
     want = 0      # rows the current block needs
@@ -78,7 +104,7 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
             return [_entry([(n, text)], box, shape) for n, text in block if not _is_rule(text)]
         return [_broken(block, reason)]
 
-    for lineno, raw, too_long in _numbered_lines(source):
+    for lineno, raw, too_long in _numbered_lines(source, max_line):
         line = raw.rstrip("\r\n")
         s = line.strip()
         if too_long:
@@ -87,6 +113,10 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
                 seen += len(done)
                 yield from done
                 block, have, tentative = [], 0, False
+            if too_long is _CUT:    # the input ends here: no count to check
+                yield Entry(lineno, s[:80], None, SudokuFormatError(
+                    f"line is longer than {max_line:,} characters", lineno))
+                return
             seen += 1
             yield Entry(lineno, s[:80], None,
                         SudokuFormatError(f"line longer than {MAX_LINE} characters", lineno))
@@ -159,26 +189,53 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
             f"the first line announces {n:,} puzzles, but the input has {seen:,}", where))
 
 
-def _numbered_lines(source: IO[str] | Iterable[str]) -> Iterator[tuple[int, str, bool]]:
-    """(line number, text, too long?) with a length cap when reading a file."""
+#: What :func:`_numbered_lines` says of a line longer than ``max_line``: the input ends.
+_CUT = 2
+
+
+def _numbered_lines(source: IO[str] | Iterable[str], max_line: int | None
+                    ) -> Iterator[tuple[int, str, int]]:
+    """(line number, text, too long?): 0 for a line that fits, 1 for one longer than
+    MAX_LINE (from a stream, its rest is read and dropped), :data:`_CUT` for one longer
+    than ``max_line`` (the last: nothing more is read)."""
+    fits = MAX_LINE if max_line is None else min(MAX_LINE, max_line)
     readline = getattr(source, "readline", None)
     if readline is None:
         for k, line in enumerate(source, 1):
-            yield k, line[:MAX_LINE], len(line) > MAX_LINE
+            _check_text(line, k)
+            length = len(line.rstrip("\r\n"))
+            if max_line is not None and length > max_line:
+                yield k, line[:fits + 1], _CUT
+                return
+            yield k, line[:MAX_LINE], int(length > MAX_LINE)
         return
     k = 0
     while True:
-        line = readline(MAX_LINE)
+        line = readline(fits + 1)
         if not line:
             return
         k += 1
-        long = len(line) >= MAX_LINE and not line.endswith("\n")
-        if long:  # skip the rest of the line without storing it
-            while True:
-                rest = readline(MAX_LINE)
-                if not rest or rest.endswith("\n"):
-                    break
-        yield k, line, long
+        _check_text(line, k)
+        if len(line) <= fits or line.endswith("\n"):
+            yield k, line, 0
+            continue
+        # Longer than fits: read the rest of the line (dropped) while it may still fit
+        # max_line; a line with no end (/dev/zero) stops at max_line.
+        length, rest = len(line), line
+        while rest and not rest.endswith("\n") and (max_line is None or length <= max_line):
+            rest = readline(MAX_LINE)
+            length += len(rest.rstrip("\r\n"))
+        if max_line is not None and length > max_line:
+            yield k, line, _CUT
+            return
+        yield k, line, 1
+
+
+def _check_text(line: Any, k: int) -> None:
+    """Raise SudokuError unless ``line`` (line ``k``) is text."""
+    if not isinstance(line, str):
+        raise SudokuError(f"read_puzzles reads text: line {k} is {_shown(line)}"
+                          + (" (open the file in text mode)" if isinstance(line, bytes) else ""))
 
 
 def _entry(block: _Block, box: tuple[int, int] | None, shape: Shape | None) -> Entry:

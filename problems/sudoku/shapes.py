@@ -14,15 +14,21 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
-from .errors import SudokuFormatError
+from .errors import SudokuError, SudokuFormatError, _shown, whole
 
-__all__ = ["SIZES", "Placement", "Unit", "Shape"]
+__all__ = ["SIZES", "MAX_SIZE", "Placement", "Unit", "Shape"]
 
 #: Grid sizes with a default box shape (rows x columns of one box).
 SIZES: dict[int, tuple[int, int]] = {
     4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5),
 }
 _SIZE_OF_COUNT = {n * n: n for n in SIZES}
+
+#: The largest grid (N x N) a :class:`Shape` may have: 64x64, boxes up to 8x8.  Its
+#: tables take about a second to build (0.7 s here) and its full matrix 262,144
+#: options; a box or size beyond it is refused at once, before anything is built
+#: (a 300x300 box would make a 90,000-row grid and run out of memory).
+MAX_SIZE = 64
 _COUNTS_TEXT = "16, 36, 81, 144, 256 or 625"
 
 
@@ -171,8 +177,7 @@ class Shape:
 
     def __init__(self, size: int, units: Iterable[Unit | tuple[Any, ...]],
                  box: tuple[int, int] | None = None, name: str = "custom") -> None:
-        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 64:
-            raise ValueError(f"size must be a whole number from 1 to 64, not {size!r}")
+        whole(size, "size", low=1, high=MAX_SIZE)
         if box is not None:
             box = _check_box(box, size)
         seen: set[tuple[str, int]] = set()
@@ -243,6 +248,9 @@ class Shape:
             ids: list[Hashable] = [ch for ch in "".join(regions) if not ch.isspace()]
         else:
             ids = list(_flatten(regions))
+        if len(ids) > MAX_SIZE ** 2:
+            raise SudokuFormatError(f"a jigsaw region grid has at most {MAX_SIZE ** 2:,} cells"
+                                    f" ({MAX_SIZE}x{MAX_SIZE}), found {len(ids):,}")
         n = math.isqrt(len(ids))
         if n * n != len(ids) or n == 0:
             raise SudokuFormatError(f"a jigsaw region grid needs N*N cells, found {len(ids)}")
@@ -266,16 +274,16 @@ def _checked_unit(u: Unit | tuple[Any, ...], size: int, seen: set[tuple[str, int
     unit = u if isinstance(u, Unit) else Unit(*u)
     kind, number = unit.kind, unit.number
     if (kind, number) in seen:
-        raise ValueError(f"unit {kind!r} {number} is defined twice")
+        raise SudokuError(f"unit {kind!r} {number} is defined twice")
     seen.add((kind, number))
     cells = tuple((int(r), int(c)) for r, c in unit.cells)
     if len(set(cells)) != len(cells):
-        raise ValueError(f"unit {kind!r} {number} names a cell twice")
+        raise SudokuError(f"unit {kind!r} {number} names a cell twice")
     if len(cells) > size:
-        raise ValueError(f"unit {kind!r} {number} has {len(cells)} cells, more than {size}")
+        raise SudokuError(f"unit {kind!r} {number} has {len(cells)} cells, more than {size}")
     for r, c in cells:
         if not (0 <= r < size and 0 <= c < size):
-            raise ValueError(f"unit {kind!r} {number}: cell {(r, c)} is off the grid")
+            raise SudokuError(f"unit {kind!r} {number}: cell {(r, c)} is off the grid")
     title = unit.title or f"{kind} {number + 1}"
     return Unit(kind, number, cells, title)
 
@@ -315,25 +323,56 @@ def _diagonal_units(n: int) -> list[Unit]:
 
 
 def _check_box(box: Any, size: int | None) -> tuple[int, int]:
+    """``box`` as ``(rows, cols)``, whole numbers from 1 whose product is ``size`` (if
+    given) and at most :data:`MAX_SIZE`; else :class:`SudokuError` saying why.
+
+    >>> _check_box((3, 4), 12), _check_box([2, 2], None)
+    ((3, 4), (2, 2))
+    >>> try:
+    ...     _check_box((300, 300), None)
+    ... except SudokuError as e:
+    ...     print(e)
+    box 300x300 makes a 90000x90000 grid; the largest grid is 64x64
+    """
     try:
+        if isinstance(box, (str, bytes)) or len(box) != 2 or \
+                any(isinstance(v, bool) for v in box):
+            raise TypeError
         r, c = (operator.index(v) for v in box)
     except (TypeError, ValueError):
-        raise ValueError(f"box must be a pair (rows, cols) of whole numbers, not {box!r}") from None
-    if r < 1 or c < 1 or (size is not None and r * c != size):
-        raise ValueError(f"box {r}x{c} does not fit a {size}x{size} grid")
+        shown = repr(box) if len(repr(box)) <= 40 else repr(box)[:37] + "..."
+        raise SudokuError(f"box must be a pair (rows, cols) of whole numbers, not {shown}"
+                          ) from None
+    if r < 1 or c < 1:
+        raise SudokuError(f"box must be a pair (rows, cols) of whole numbers from 1 up, not"
+                          f" ({_shown(r)}, {_shown(c)})")
+    if r * c > MAX_SIZE:
+        what = f"box {r}x{c} makes a {r * c}x{r * c} grid" if r * c < 10**9 else \
+            f"a box of {_shown(r)} rows and {_shown(c)} columns is too large"
+        raise SudokuError(f"{what}; the largest grid is {MAX_SIZE}x{MAX_SIZE}")
+    if size is not None and r * c != size:
+        raise SudokuError(f"box {r}x{c} does not fit a {size}x{size} grid")
     return (r, c)
 
 
 def _default_box(size: int, box: tuple[int, int] | None) -> tuple[int, int]:
+    whole(size, "size", low=1, high=MAX_SIZE)
     if box is not None:
         return _check_box(box, size)
     if size in SIZES:
         return SIZES[size]
-    raise ValueError(f"no default box shape for a {size}x{size} grid; pass box=(rows, cols)")
+    raise SudokuError(f"no default box shape for a {size}x{size} grid; pass box=(rows, cols)")
+
+
+def _check_shape(shape: Any) -> None:
+    """Raise :class:`SudokuError` unless ``shape`` is a :class:`Shape` or None."""
+    if shape is not None and not isinstance(shape, Shape):
+        raise SudokuError(f"shape must be a sudoku.Shape or None, not {_shown(shape)}")
 
 
 def _expected_size(shape: Shape | None, box: tuple[int, int] | None) -> int | None:
     """The grid size that ``shape`` or ``box`` fixes, or None when the cells must tell."""
+    _check_shape(shape)
     if shape is not None:
         return shape.size
     if box is not None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import dlx
 
+from .errors import SudokuError, _shown, seconds, whole
 from .grid import Grid, PuzzleLike, as_grid
 from .matrix import forced, indices, prepared, values_of
 from .shapes import Shape, Unit
@@ -98,12 +99,22 @@ def _solved(solution: tuple[object, ...], puzzle: Grid) -> Grid:
     return Grid._make(tuple(values), puzzle.shape, puzzle.givens)
 
 
+def _check_search(limit: Any, max_nodes: Any, stats: Any, timeout: Any) -> None:
+    """Raise :class:`SudokuError` naming the first search argument that is not of its kind."""
+    whole(limit, "limit", low=1, none=True)
+    whole(max_nodes, "max_nodes", low=1, none=True)
+    seconds(timeout)
+    if stats is not None and not isinstance(stats, dlx.Stats):
+        raise SudokuError(f"stats must be a dlx.Stats or None, not {_shown(stats)}")
+
+
 def _search(g: Grid, limit: int | None, max_nodes: int | None, stats: dlx.Stats | None,
             timeout: float | None = None) -> tuple[int, Grid | None]:
     """Search ``g`` up to ``limit`` solutions: (how many, the first as a Grid or None).
 
     Without ``stats`` this is a batch of one on the prepared matrix (option indices,
     no label made): the per-puzzle call costs little more than a puzzle of a batch."""
+    _check_search(limit, max_nodes, stats, timeout)
     shape = g.shape
     if stats is None:
         ix = indices(shape)
@@ -154,6 +165,7 @@ def solutions(puzzle: PuzzleLike, limit: int | None = None, *,
     >>> [str(s) for s in solutions("12.." "34.." "...." "....", limit=2)]
     ['1234341221434321', '1234341223414123']
     """
+    _check_search(limit, max_nodes, stats, timeout)
     g = as_grid(puzzle, box, shape)
     for sol in prepared(g.shape).solutions(forced(g.shape, g.values), limit=limit,
                                            max_nodes=max_nodes, timeout=timeout, stats=stats):
