@@ -54,6 +54,7 @@ stays, unsearched (a puzzle with a number of givens, not a minimal one).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import NamedTuple
 
@@ -66,7 +67,7 @@ __all__ = ["Minimized"]
 #: -> (solutions found, nodes, out of budget).
 Search = Callable[[Sequence[int], int, "int | None"], tuple[int, int, bool]]
 
-DONE, NOT_ONE, BUDGET = 0, 1, 2        # how the first check ended (as the core says it)
+DONE, NOT_ONE, BUDGET, TIMEOUT = 0, 1, 2, 3    # how it ended (as the core says it)
 
 
 class Minimized(NamedTuple):
@@ -155,16 +156,21 @@ class _Forced:
 
 
 def minimize(links: Links, forced: Sequence[int], groups: Sequence[Sequence[int]],
-             search: Search, unavoidable: Sequence[Sequence[int]] = (), keep: int = 0
-             ) -> tuple[int, int, list[int], int, int, int]:
+             search: Search, unavoidable: Sequence[Sequence[int]] = (), keep: int = 0,
+             deadline: float | None = None) -> tuple[int, int, list[int], int, int, int]:
     """The reference of ``Table.minimize``: ``(status, found, kept, searches, nodes,
     unknown)``.  ``links`` is the problem's table as laid out (it is only read);
-    ``search`` runs one search (see :data:`Search`)."""
+    ``search`` runs one search (see :data:`Search`), and stops at ``deadline``
+    (``time.monotonic()``) too: then the status is TIMEOUT, and every group not yet
+    decided is kept."""
+    def late() -> bool:
+        return deadline is not None and time.monotonic() >= deadline
+
     # The forced options must have exactly one solution.
     found, nodes, out = search(forced, 2, None)
     searches = 1
     if out:
-        return BUDGET, found, list(forced), searches, nodes, 0
+        return TIMEOUT if late() else BUDGET, found, list(forced), searches, nodes, 0
     if found != 1:
         return NOT_ONE, found, list(forced), searches, nodes, 0
     kept = dict.fromkeys(forced)            # in order
@@ -211,6 +217,8 @@ def minimize(links: Links, forced: Sequence[int], groups: Sequence[Sequence[int]
         if len(rest) < keep or any(not any(x in left for x in s)
                                    for o in group for s in sets_of.get(o, ())):
             continue
+        if late():
+            return TIMEOUT, 1, list(kept), searches, nodes, unknown
         if len(group) == 1:
             found, n, out = search(rest, 1, group[0])
             unique = found == 0
@@ -219,6 +227,8 @@ def minimize(links: Links, forced: Sequence[int], groups: Sequence[Sequence[int]
             unique = found == 1
         searches += 1
         nodes += n
+        if out and late():
+            return TIMEOUT, 1, list(kept), searches, nodes, unknown
         if out:
             unknown += 1
         elif unique:

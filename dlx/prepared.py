@@ -164,11 +164,7 @@ class Prepared:
         """
         check_positive(limit, "limit")
         check_positive(max_nodes, "max_nodes")
-        if timeout is not None and (isinstance(timeout, bool)
-                                    or not isinstance(timeout, (int, float))
-                                    or not 0 < timeout < float("inf")):
-            raise ExactCoverError(f"timeout must be a positive number of seconds or None,"
-                                  f" not {shown(timeout)}")
+        _check_timeout(timeout)
         links = self._links
         if indices:
             option_sets = forced_sets if isinstance(forced_sets, list) else list(forced_sets)
@@ -199,7 +195,8 @@ class Prepared:
     def minimize(self, forced: Iterable[Hashable], *,
                  groups: Iterable[Iterable[Hashable]] | None = None,
                  unavoidable: Iterable[Iterable[Hashable]] = (), keep: int = 0,
-                 max_nodes: int | None = None, indices: bool = False) -> Minimized:
+                 max_nodes: int | None = None, timeout: float | None = None,
+                 indices: bool = False) -> Minimized:
         """Drop forced options while the problem under the rest has exactly one solution.
 
         ``forced`` must have exactly one solution (a puzzle; a whole solution is
@@ -223,6 +220,11 @@ class Prepared:
         forced options stays, unsearched (a puzzle with a number of givens; it is
         then minimal only if none was kept so).
 
+        ``timeout`` is seconds for the whole pass: when it runs out,
+        :class:`dlx.BudgetExceeded` is raised, its ``found`` the :class:`Minimized`
+        so far (the groups not yet decided are kept, so the puzzle is unique but
+        perhaps not minimal), or None when it ran out checking the forced options.
+
         Raises ExactCoverError when ``forced`` does not have exactly one solution
         (or a group is empty, or holds an option that is not forced or already in
         another group), and :class:`dlx.BudgetExceeded` when checking that runs out
@@ -234,6 +236,8 @@ class Prepared:
         Minimized(kept=('y',), searches=2, nodes=3, unknown=0)
         """
         check_positive(max_nodes, "max_nodes")
+        _check_timeout(timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ExactCoverError(f"keep must be a whole number, not {shown(keep)}")
         links = self._links
@@ -258,17 +262,23 @@ class Prepared:
             try:
                 status, found, kept, searches, nodes, unknown = _engine.table(links).minimize(
                     options, checked, _engine.budget(max_nodes), sets,
-                    min(keep, len(options) + 1))
+                    min(keep, len(options) + 1), -1.0 if timeout is None else float(timeout))
             except (TypeError, ValueError) as e:        # a bad option index or group
                 raise ExactCoverError(str(e)) from None
         else:
             def search(opts: Sequence[int], limit: int, excluded: int | None
                        ) -> tuple[int, int, bool]:
-                a = self._search_pure(opts, limit, max_nodes, True, excluded=excluded)
+                left = None if deadline is None else max(deadline - time.monotonic(), 1e-9)
+                a = self._search_pure(opts, limit, max_nodes, True, left, excluded=excluded)
                 return a.found, a.nodes, a.out_of_budget
 
             status, found, kept, searches, nodes, unknown = minimal.minimize(
-                links, options, checked or [], search, sets, keep)
+                links, options, checked or [], search, sets, keep, deadline)
+        if status == minimal.TIMEOUT:
+            done = None if found != 1 else Minimized(
+                tuple(kept) if indices else tuple(labels[o] for o in kept), searches, nodes,
+                unknown)
+            raise BudgetExceeded(None, done, timeout=timeout)
         if status == minimal.BUDGET:
             raise BudgetExceeded(max_nodes or 0, None)
         if status == minimal.NOT_ONE:
@@ -316,3 +326,10 @@ class Prepared:
             search.close()
         return Answer(found, sol, stats.nodes, stats.nodes == 0, False,
                       time.perf_counter() - began)
+
+
+def _check_timeout(timeout: float | None) -> None:
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not 0 < timeout < float("inf")):
+        raise ExactCoverError(f"timeout must be a positive number of seconds or None,"
+                              f" not {shown(timeout)}")

@@ -7,6 +7,7 @@ with ``forced=``; a clash among forced options is "no solution", not an error.
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from conftest import BUDGET, bounded_problems, colored_problems, problems
@@ -284,3 +285,23 @@ except KeyboardInterrupt:
     code_, out, err, seconds = run_and_interrupt(code, after=1.5)
     assert "interrupted 1" in out, (out, err)
     assert seconds < 10
+
+
+@pytest.mark.parametrize("engine", ["python", "c"] if dlx.engine.available() else ["python"])
+def test_minimize_stops_at_its_timeout(engine):
+    """Issue 20: minimize had no time limit (a 16x16 generate ran seconds past its
+    --timeout).  Out of time it raises, with what it made so far: unique, not minimal."""
+    n = 30
+    latin = dlx.ExactCover({(r, c, v): [("cell", r, c), ("row", r, v), ("col", c, v)]
+                            for r in range(n) for c in range(n) for v in range(n)})
+    square = dlx.first(latin)
+    began = time.monotonic()
+    with pytest.raises(dlx.BudgetExceeded) as info:
+        dlx.Prepared(latin, engine=engine).minimize(square, timeout=0.2)
+    assert time.monotonic() - began < 10            # 0.2 s and a little, when quiet
+    made = info.value.found
+    assert info.value.timeout == 0.2 and info.value.max_nodes is None
+    if made is not None:
+        assert dlx.count(latin, forced=made.kept, limit=2) == 1
+    with pytest.raises(dlx.ExactCoverError, match="timeout"):
+        dlx.Prepared(latin, engine=engine).minimize(square, timeout=-1)

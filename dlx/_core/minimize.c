@@ -109,7 +109,7 @@ exclude(Run *r, int o)
 }
 
 enum { KEPT = 1, DROPPED = 2 };
-enum { MIN_DONE, MIN_NOT_ONE, MIN_BUDGET };
+enum { MIN_DONE, MIN_NOT_ONE, MIN_BUDGET, MIN_TIMEOUT };
 
 /* The groups of each option of set 0 of `of` alone, in order; -1 on no memory. */
 static int
@@ -168,16 +168,18 @@ unavoidable(const Sets *u, const int *of_at, const int *sets_of, const Sets *gro
 static long long
 search_without(Run *r, const Sets *groups, int g, const int *opts, int n, const int *state,
                const int *group_of, int *place, long long limit, long long max_nodes,
-               int on_main, PyThreadState **ts, int *why, int *interrupted, long long *nodes)
+               double deadline, int on_main, PyThreadState **ts, int *why, int *late,
+               int *interrupted, long long *nodes)
 {
-    int late = 0, m = kept_but(r->t, opts, n, state, group_of, g, place);
+    int m = kept_but(r->t, opts, n, state, group_of, g, place);
     long long found = 0;
     if (g >= 0 && groups->start[g + 1] - groups->start[g] == 1)
         exclude(r, groups->at[groups->start[g]]);
     int placed = dlx_place_forced(r, place, m);
     *why = R_DONE;
     if (placed == PLACED) {
-        *why = dlx_search_placed(r, limit, max_nodes, 0.0, on_main, ts, &late, interrupted);
+        *why = dlx_search_placed(r, limit, max_nodes, deadline, on_main, ts, late,
+                                 interrupted);
         found = r->solutions;
         *nodes += r->nodes;
     }
@@ -266,7 +268,8 @@ typedef struct {
     const int *of_at, *sets_of, *hard, *group_of;
     int *state;
     long long max_nodes, searches, nodes, unknown;
-    int on_main, interrupted, broken;
+    double deadline;            /* monotonic seconds (0: none) */
+    int on_main, interrupted, broken, late;
     PyThreadState *ts;
     int left, keep;             /* forced options kept; fewest to keep */
     const int *opts;            /* (under bounds) the forced options, their count, and */
@@ -280,9 +283,8 @@ static void
 place_groups(Pass *p, int a, int b, int stayed, int undo)
 {
     const Sets *gs = p->groups;
-    if (p->broken || p->interrupted || p->r->t->multi)  /* stopped (the links are given
-                                                           up), or placed by each check */
-        return;
+    if (p->broken || p->interrupted || p->late || p->r->t->multi)
+        return;     /* stopped (the links are given up), or placed by each check */
     for (int j = undo ? b - 1 : a; undo ? j >= a : j < b; j += undo ? -1 : 1) {
         int g = p->hard[j], lo = gs->start[g], hi = gs->start[g + 1];
         if (stayed && p->state[gs->at[lo]] != KEPT)
@@ -306,27 +308,35 @@ check(Pass *p, int j)
     if (p->left - size < p->keep
         || unavoidable(p->u, p->of_at, p->sets_of, gs, g, p->state, p->group_of))
         return;
-    int late = 0, why;
+    if (p->deadline > 0 && monotonic_seconds() > p->deadline) {
+        p->late = 1;                /* out of time: this group and those after it stay */
+        return;
+    }
+    int why;
     long long found;
     p->searches++;
     if (r->t->multi) {
         found = search_without(r, gs, g, p->opts, p->n, p->state, p->group_of, p->place,
-                               single ? 1 : 2, p->max_nodes, p->on_main, &p->ts, &why,
-                               &p->interrupted, &p->nodes);
+                               single ? 1 : 2, p->max_nodes, p->deadline, p->on_main, &p->ts,
+                               &why, &p->late, &p->interrupted, &p->nodes);
     }
     else {
         if (single)
             exclude(r, gs->at[lo]);
-        why = dlx_search_placed(r, single ? 1 : 2, p->max_nodes, 0.0, p->on_main, &p->ts,
-                                &late, &p->interrupted);
+        why = dlx_search_placed(r, single ? 1 : 2, p->max_nodes, p->deadline, p->on_main,
+                                &p->ts, &p->late, &p->interrupted);
         found = r->solutions;
         p->nodes += r->nodes;
+        if (p->late)
+            return;                 /* out of time mid-search: the links are given up */
         if (why == R_SOLUTION || why == R_BUDGET)   /* it stopped early: back to its root */
             unwind(r, why);
         if (single && why != R_BROKEN && !p->interrupted)
             unexclude(r, gs->at[lo]);
     }
     p->broken = why == R_BROKEN;
+    if (p->late)
+        return;
     if (why == R_BUDGET)
         p->unknown++;
     else if (!p->interrupted && found == (single ? 0 : 1)) {
@@ -340,7 +350,7 @@ check(Pass *p, int j)
 static void
 solve(Pass *p, int a, int b)
 {
-    if (p->interrupted || p->broken)
+    if (p->interrupted || p->broken || p->late)
         return;
     if (b - a == 1) {
         check(p, a);
@@ -355,18 +365,22 @@ solve(Pass *p, int a, int b)
     place_groups(p, a, mid, 1, 1);
 }
 
-/* Table.minimize(forced, groups, max_nodes=-1, unavoidable=())
-       -> (status, found, kept, searches, nodes, unknown) */
+/* Table.minimize(forced, groups, max_nodes=-1, unavoidable=(), keep=0, timeout=-1.0)
+       -> (status, found, kept, searches, nodes, unknown); status MIN_TIMEOUT when the
+       time ran out (the groups not yet decided are kept) */
 PyObject *
 dlx_Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"forced", "groups", "max_nodes", "unavoidable", "keep", NULL};
+    static char *kwlist[] = {"forced", "groups", "max_nodes", "unavoidable", "keep", "timeout",
+                             NULL};
     PyObject *forced_seq, *groups_seq, *sets_seq = NULL, *result = NULL;
     long long max_nodes = -1;
     int keep = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|LOi:minimize", kwlist, &forced_seq,
-                                     &groups_seq, &max_nodes, &sets_seq, &keep))
+    double timeout = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|LOid:minimize", kwlist, &forced_seq,
+                                     &groups_seq, &max_nodes, &sets_seq, &keep, &timeout))
         return NULL;
+    double deadline = timeout > 0 ? monotonic_seconds() + timeout : 0.0;
     int n_opt = t->n_options;
     Sets forced = {NULL, NULL, 0}, groups = {NULL, NULL, 0}, u = {NULL, NULL, 0};
     int *state = NULL, *group_of = NULL, *cov = NULL, *hue = NULL, *place = NULL;
@@ -437,7 +451,7 @@ dlx_Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     memset(mark, 0, ((size_t)n_opt + 1) * sizeof(int));
 
     long long searches = 1, nodes = 0, unknown = 0;
-    int status = MIN_DONE, interrupted = 0, why, n_hard = 0;
+    int status = MIN_DONE, interrupted = 0, late = 0, why, n_hard = 0;
     int on_main = PyThread_get_thread_ident() == dlx_main_thread;
     r->mode = MODE_COUNT;
     PyThreadState *ts = PyEval_SaveThread();
@@ -455,8 +469,11 @@ dlx_Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     }
     else
         counted = search_without(r, &groups, -2, opts, n, state, group_of, place, 2,
-                                 max_nodes, on_main, &ts, &why, &interrupted, &nodes);
-    if (why == R_BUDGET)
+                                 max_nodes, deadline, on_main, &ts, &why, &late,
+                                 &interrupted, &nodes);
+    if (late)
+        status = MIN_TIMEOUT;
+    else if (why == R_BUDGET)
         status = MIN_BUDGET;
     else if (counted != 1)
         status = MIN_NOT_ONE;
@@ -504,7 +521,8 @@ dlx_Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
        goes when no solution avoids it (a second solution without it cannot have
        it); several go when the options left have one solution */
     Pass pass = {r, &groups, &u, of_at, sets_of, hard, group_of, state, max_nodes,
-                 searches, nodes, 0, on_main, 0, 0, ts, left, keep, opts, n, place};
+                 searches, nodes, 0, deadline, on_main, 0, 0, 0, ts, left, keep, opts, n,
+                 place};
     if (!t->multi) {
         for (int h = 0; h < n_hard; h++)
             mark[hard[h]] = 1;              /* (mark: now by group) */
@@ -518,6 +536,8 @@ dlx_Table_minimize(TableObject *t, PyObject *args, PyObject *kwds)
     nodes = pass.nodes;
     unknown = pass.unknown;
     interrupted = pass.interrupted;
+    if (pass.late)
+        status = MIN_TIMEOUT;
     why = pass.broken ? R_BROKEN : R_DONE;
     ts = pass.ts;
 searched:

@@ -455,14 +455,14 @@ def _swap_keeps(lay: Layout, solution: Sequence[int], pairs: list[tuple[int, int
 
 
 def _minimal(shape: Shape, values: Sequence[int], solution: Sequence[int],
-             order: Sequence[tuple[int, ...]], max_nodes: int | None, keep: int = 0
-             ) -> tuple[list[int], int]:
+             order: Sequence[tuple[int, ...]], max_nodes: int | None, keep: int = 0,
+             timeout: float | None = None) -> tuple[list[int], int]:
     """The givens of the unique puzzle ``values`` (its ``solution``) left when each
     orbit of ``order`` (its cells all given) goes in turn if the puzzle stays unique
     (and keeps at least ``keep`` givens), and how many orbits stayed because their
     check ran out of ``max_nodes``: :meth:`dlx.Prepared.minimize` on the shape's full
     matrix, the givens as forced options, the cycles of the solution (:func:`_cycles`)
-    as unavoidable sets."""
+    as unavoidable sets.  Out of ``timeout``: :class:`dlx.BudgetExceeded`."""
     ix = indices(shape)
     option = ix.forced(solution)        # each cell's option in the solution
     unavoidable = _cycles(shape, solution, option)
@@ -472,7 +472,7 @@ def _minimal(shape: Shape, values: Sequence[int], solution: Sequence[int],
         forced = [option[i] for i, v in enumerate(values) if v]
         groups = [[option[i] for i in orbit] for orbit in order]
     made = prepared(shape).minimize(forced, groups=groups, unavoidable=unavoidable, keep=keep,
-                                    max_nodes=max_nodes, indices=True)
+                                    max_nodes=max_nodes, timeout=timeout, indices=True)
     out = [0] * len(values)
     for k in cast("tuple[int, ...]", made.kept):
         out[ix.cell[k]] = ix.digit[k]
@@ -576,8 +576,12 @@ class _Plan:
             groups, key = self.groups, rng.random
             keys = [key() for _ in groups]                       # a random order
             order = [groups[k] for k in sorted(range(len(groups)), key=keys.__getitem__)]
-            values, _ = _minimal(shape, solution, solution, order, self.budget,
-                                 0 if self.minimal or givens is None else givens)
+            try:
+                values, _ = _minimal(shape, solution, solution, order, self.budget,
+                                     0 if self.minimal or givens is None else givens,
+                                     deadline.left())
+            except dlx.BudgetExceeded:      # minimizing ran out of the time left
+                raise deadline.exceeded() from None
             puzzle = Grid._make(tuple(values), shape)
             clues = puzzle.clues
             fewest = min(fewest, clues)
