@@ -7,10 +7,10 @@ import math
 from fractions import Fraction
 
 import pytest
-from conftest import BUDGET, bounded_problems, problems
-from helpers import brute_force
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles import brute_force
+from strategies import BUDGET, bounded_problems, problems
 
 import dlx
 from dlx import engine as engines

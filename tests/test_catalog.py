@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BUDGET
+from strategies import BUDGET
 
 import dlx
 from problems import catalog

@@ -17,15 +17,15 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from conftest import BUDGET, problems
 from helpers import dominoes, langford, queens, run_and_interrupt, toy
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles import reference_solutions
+from strategies import BUDGET, problems
 
 import dlx
 from dlx import engine
 from dlx.links import Links
-from dlx.reference import reference_solutions
 
 needs_core = pytest.mark.skipif(not engine.available(), reason="dlx._core is not built")
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,16 +3,18 @@
 ``engine`` is "python" or "c" (the latter skipped when dlx._core is not built).
 Each check asserts the known answer on its engine, and ``both`` runs a view on both
 engines at once, asserting the same result and the same Stats: one algorithm,
-two implementations.
+two implementations.  :func:`test_both_engines_walk_the_plain_algorithms_tree`
+holds both to the set-based oracle too (``oracles.plain_tree``).
 """
 
 from __future__ import annotations
 
 import pytest
-from conftest import BUDGET, colored_problems, problems
 from helpers import PINNED, dominoes, langford, pinned_instances, queens, toy
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles import plain_tree
+from strategies import BUDGET, colored_problems, problems
 
 import dlx
 from dlx import engine as engines
@@ -39,6 +41,19 @@ def both(view, *args, **kwargs):
         out[e] = (result, (s.nodes, s.updates, s.solutions, list(s.profile)))
     assert len(set(map(repr, out.values()))) == 1, f"the engines disagree: {out}"
     return out["python"][0]
+
+
+@given(st.one_of(problems(), colored_problems()), st.sampled_from(["mrv", "first"]))
+def test_both_engines_walk_the_plain_algorithms_tree(p, heuristic):
+    """The solutions in order, the nodes and the profile of each engine are those of
+    Algorithm C on Python sets (no links, no shortcuts), not only each other's."""
+    want, nodes, profile = plain_tree(p, heuristic)
+    got = both(dlx.solutions, p, max_nodes=BUDGET, heuristic=heuristic)
+    assert got == want
+    for engine in ENGINES:
+        s = dlx.Stats()
+        dlx.count(p, stats=s, max_nodes=BUDGET, heuristic=heuristic, engine=engine)
+        assert (s.nodes, s.profile) == (nodes, profile)
 
 
 @pytest.mark.parametrize("n, expected", list(enumerate(QUEENS, 1)))

@@ -17,10 +17,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
-from conftest import BUDGET, colored_problems, problems
 from helpers import langford, queens
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import BUDGET, colored_problems, problems
 
 import dlx
 from dlx import engine as engines

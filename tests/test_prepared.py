@@ -10,10 +10,11 @@ import threading
 import time
 
 import pytest
-from conftest import BUDGET, bounded_problems, colored_problems, problems
-from helpers import brute_force, queens, run_and_interrupt
+from helpers import queens, run_and_interrupt
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from oracles import brute_force
+from strategies import BUDGET, bounded_problems, colored_problems, problems
 
 import dlx
 from dlx import engine as engines

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import BUDGET
+from strategies import BUDGET
 
 import dlx
 from problems import queens

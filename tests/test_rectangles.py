@@ -7,7 +7,7 @@ import itertools
 import random
 
 import pytest
-from conftest import BUDGET
+from strategies import BUDGET
 
 import dlx
 from problems import rectangles

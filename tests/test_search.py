@@ -5,23 +5,14 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from conftest import BUDGET, bounded_problems, colored_problems, problems, uniform_problems
-from helpers import (
-    PINNED,
-    brute_force,
-    dominoes,
-    langford,
-    pinned_instances,
-    plain_tree,
-    queens,
-    toy,
-)
+from helpers import PINNED, dominoes, langford, pinned_instances, queens, toy
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles import brute_force, plain_tree, reference_solutions
+from strategies import BUDGET, bounded_problems, colored_problems, problems, uniform_problems
 
 import dlx
 from dlx.links import Links
-from dlx.reference import reference_solutions
 from dlx.search import PROGRESS_EVERY, run
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import BUDGET, problems
 from hypothesis import given
+from strategies import BUDGET, problems
 
 import dlx
 from dlx.links import Links
