@@ -10,11 +10,11 @@ number of solutions.  :func:`estimate` averages many probes and gives the
 standard error of each mean.
 
 >>> import dlx
->>> queens = dlx.ExactCover({(r, c): [("row", r), ("col", c), ("up", r + c), ("down", r - c)]
-...                          for r in range(8) for c in range(8)},
-...                         secondary=[("up", k) for k in range(15)]
-...                         + [("down", k) for k in range(-7, 8)])
->>> e = dlx.estimate(queens, samples=2000, seed=1)
+>>> board = dlx.ExactCover({(r, c): [("row", r), ("col", c), ("up", r + c), ("down", r - c)]
+...                         for r in range(8) for c in range(8)},
+...                        secondary=[("up", k) for k in range(15)]
+...                        + [("down", k) for k in range(-7, 8)])
+>>> e = dlx.estimate(board, samples=2000, seed=1)
 >>> abs(e.solutions - 92) < 4 * e.solutions_error, abs(e.nodes - 1174) < 4 * e.nodes_error
 (True, True)
 """

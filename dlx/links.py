@@ -1,8 +1,11 @@
 """The dancing-links table: Knuth's DLX1/DLX2 layout in flat integer lists.
 
-This module and :mod:`dlx.search` are the only places that use Knuth's one-letter
-names.  Everywhere else we say *item* (a column of the 0/1 matrix) and *option*
-(a row).
+Knuth's one-letter names (this table) are used by the modules that work on the
+arrays: this one, :mod:`dlx.dance` (the steps), :mod:`dlx.search` (the loop),
+:mod:`dlx.bound`, :mod:`dlx.memo` and :mod:`dlx.estimate` (which read the links
+of a paused search), :mod:`dlx.engine` (which hands them to the core),
+:mod:`dlx.viz` (which draws them) and the core, ``dlx/_core/``.  Everywhere else we
+say *item* (a column of the 0/1 matrix) and *option* (a row).
 
 Symbol table (TAOCP 7.2.2.1, "Dancing links", and Knuth's programs DLX1/DLX2)::
 

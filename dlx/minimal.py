@@ -1,7 +1,7 @@
 """Minimal puzzles: drop forced options while the problem keeps exactly one solution.
 
 A *puzzle* of an exact-cover problem is a set of forced options under which it
-has exactly one solution: a Sudoku's givens are forced options of the full
+has exactly one solution: a grid puzzle's givens are forced options of its full
 (cell, digit) matrix.  A puzzle is *minimal* when no forced option can go
 without a second solution appearing.  :meth:`dlx.Prepared.minimize` makes a
 puzzle minimal: it goes through ``groups`` of its forced options in order and
@@ -23,11 +23,11 @@ makes it cheap:
   secondary item where the colours disagree).  Every solution then holds it.
   So a group goes when its options, taken out, come back one by one as implied:
   the solutions are unchanged.  Taking options away never makes an option
-  implied, so a group that fails this once is left to phase 2.  (In a Sudoku:
-  naked and hidden singles.)  Not used under bounds (Algorithm M).
+  implied, so a group that fails this once is left to phase 2.  (In a grid
+  puzzle: naked and hidden singles.)  Not used under bounds (Algorithm M).
 * **Unavoidable sets**, when the caller knows some: sets of options of the
-  solution that another solution replaces, keeping the rest (a Sudoku's
-  unavoidable sets, a Latin square's trades).  A puzzle keeps an option of
+  solution that another solution replaces, keeping the rest (a grid
+  puzzle's unavoidable sets, a Latin square's trades).  A puzzle keeps an option of
   each, so a group that would leave one without stays, with no search.
 * **Search** (phase 2), each remaining group in order, against the puzzle as it
   is then.  A single option ``o`` goes when no solution of the other forced

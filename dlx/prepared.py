@@ -1,8 +1,8 @@
 """A problem laid out once, searched many times under different forced options.
 
 Many instances of a family share one exact-cover matrix and differ only in a
-partial solution given up front: a Sudoku's givens are forced options of the
-full (cell, digit) matrix of its shape; a piece of a parallel search is the
+partial solution given up front: a grid puzzle's givens are forced options of
+the full (cell, digit) matrix of its shape; a piece of a parallel search is the
 forced options on the path to its subtree.  :class:`Prepared` lays the matrix
 out once (the links, and the compiled core's copy of them) and searches it under
 each set of *forced* options: the search then explores only below that partial
@@ -211,7 +211,7 @@ class Prepared:
 
         ``unavoidable`` sets spare searches: each is a set of options of the one
         solution that another solution replaces, keeping all its other options (a
-        Sudoku's unavoidable sets, a Latin square's trades).  A puzzle keeps an
+        grid puzzle's unavoidable sets, a Latin square's trades).  A puzzle keeps an
         option of each, so a group whose removal would leave one of them with none
         stays, unsearched.  They are trusted, not checked: a set that is not
         unavoidable can keep a group that could go (the puzzle is still unique).

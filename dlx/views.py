@@ -79,7 +79,7 @@ def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = 
     Knuth's DLX6: the number of solutions below each partial solution is kept
     by what is left to solve, and a search that leaves the same again adds it
     without searching.  It counts far more solutions than a search can visit
-    (the 12,988,816 domino tilings of an 8 x 8 board take a few thousand
+    (the 12,988,816 tilings of an 8 x 8 board by 2 x 1 pieces take a few thousand
     nodes), with the same answer.  Its memory is bounded in bytes: each entry is a
     128-bit signature of what is left and a count, at most
     :data:`~dlx.memo.ENTRY_BYTES` (200) bytes whatever the depth; a full cache

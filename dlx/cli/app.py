@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import dlx
 
-from . import STOP, demo, puzzles, solve, sudoku
+from . import demo, puzzles, solve, sudoku
 from .common import (
     EPILOG,
     EXIT_INPUT,
@@ -29,6 +29,7 @@ from .common import (
     error,
     interrupted,
 )
+from .stop import STOP
 
 __all__ = ["build_parser", "main"]
 

@@ -43,7 +43,7 @@ from typing import IO, Any
 
 import dlx
 
-from . import STOP
+from .stop import STOP
 
 __all__ = [
     "EXIT_FOUND", "EXIT_NONE", "EXIT_INPUT", "EXIT_NOT_UNIQUE", "EXIT_MEMORY", "EXIT_BUDGET",

@@ -28,7 +28,6 @@ import dlx
 from dlx import FormatError
 from problems import dominoes, langford, polyominoes, queens, rectangles
 
-from . import STOP
 from .common import (
     EPILOG,
     EXIT_BUDGET,
@@ -52,6 +51,7 @@ from .common import (
     stopped,
     whole_number,
 )
+from .stop import STOP
 
 __all__ = ["add_parsers"]
 

@@ -4,7 +4,8 @@ This is the NOIP 2009 "target Sudoku" problem (weights 6 on the outer ring of a
 9x9 grid up to 10 in the centre) for any N x N Sudoku-like shape and any
 weights, solved exactly by branch and bound in pure Python (standard library
 only).  On 9x9 target weights every grid tried, the empty one included, takes
-well under the 10 s budget (the empty grid 0.2-0.4 s); see NOTES.md.
+well under the 10 s budget (the empty grid 0.2-0.4 s); ``bench/bench_maxscore.py``
+measures it.
 
 The method, in four parts:
 

@@ -1,0 +1,172 @@
+"""The house rules of ARCHITECTURE.md, held by tests: imports go one way, problems use
+the public API only, modules and functions stay readable, the map names every part.
+
+Imports are read from the source (ast), not by importing: a lazy import inside a
+function counts (it is a dependency all the same); one under ``if TYPE_CHECKING:``
+does not (it never runs).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import dlx
+
+ROOT = Path(__file__).resolve().parent.parent
+DLX = ROOT / "dlx"
+PROBLEMS = ROOT / "problems"
+
+#: The engine: dlx/ without the command line, which is allowed to know the puzzles.
+ENGINE = [p for p in DLX.rglob("*.py") if "cli" not in p.relative_to(DLX).parts
+          and p.name != "__main__.py"]
+
+PUZZLES = re.compile(r"sudoku|queens?\b|pentomino|polyomino|langford|domino|jigsaw",
+                     re.IGNORECASE)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def imports(path: Path) -> list[tuple[str, list[str], int]]:
+    """(module imported, names taken from it, line) for every import in ``path`` that
+    runs: at module level or in a function, not under ``if TYPE_CHECKING:``."""
+    tree = ast.parse(path.read_text())
+    me = module_name(path)
+    package = me if is_package(path) else me.rpartition(".")[0]
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                skip.update(id(n) for n in ast.walk(inner))
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            out += [(alias.name, [], node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            out.append((base, [a.name for a in node.names], node.lineno))
+    return out
+
+
+def dependencies() -> dict[str, set[str]]:
+    """dlx module -> the dlx modules it imports (a name taken from a package counts as
+    its submodule when there is one)."""
+    modules = {module_name(p): p for p in DLX.rglob("*.py")}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for m, path in modules.items():
+        for target, names, _ in imports(path):
+            if not target.startswith("dlx"):
+                continue
+            found = {f"{target}.{n}" for n in names if f"{target}.{n}" in modules}
+            graph[m] |= found or ({target} if target in modules else set())
+        graph[m].discard(m)
+    return graph
+
+
+def test_no_import_circle_in_dlx():
+    graph = dependencies()
+    # a package's __init__ may import its own submodules (that is what it is for);
+    # a submodule must not import its package's __init__ back
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph[m]):
+            if n.startswith(m + ".") and state.get(n) != 1:   # a package and its parts
+                if state.get(n) is None:
+                    visit(n)
+                continue
+            if state.get(n) == 1:
+                cycle = stack[stack.index(n):] + [n]
+                pytest.fail("import circle: " + " -> ".join(cycle))
+            if state.get(n) is None:
+                visit(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if state.get(m) is None:
+            visit(m)
+
+
+def test_the_engine_imports_neither_problems_nor_the_command_line():
+    for path in ENGINE:
+        for target, _, line in imports(path):
+            assert not target.startswith(("problems", "dlx.cli")), f"{path}:{line} {target}"
+
+
+def test_problems_use_only_the_public_api():
+    public = set(dlx.__all__)
+    for path in PROBLEMS.rglob("*.py"):
+        for target, names, line in imports(path):
+            where = f"{path.relative_to(ROOT)}:{line}"
+            if target == "dlx":
+                assert set(names) <= public, f"{where}: dlx.{set(names) - public}"
+            else:
+                assert not target.startswith("dlx."), f"{where}: imports {target}"
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "dlx"):
+                assert node.attr in public or node.attr.startswith("__"), \
+                    f"{path.relative_to(ROOT)}:{node.lineno}: dlx.{node.attr}"
+
+
+def test_no_puzzle_names_in_the_engine():
+    for path in ENGINE:
+        for k, line in enumerate(path.read_text().splitlines(), 1):
+            assert not PUZZLES.search(line), f"{path.relative_to(ROOT)}:{k}: {line.strip()}"
+    for path in (DLX / "_core").iterdir():
+        for k, line in enumerate(path.read_text().splitlines(), 1):
+            assert not PUZZLES.search(line), f"{path.relative_to(ROOT)}:{k}: {line.strip()}"
+
+
+def test_no_function_in_dlx_over_150_lines():
+    for path in DLX.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                n = node.end_lineno - node.lineno + 1
+                assert n <= 150, f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: {n}"
+
+
+def test_modules_and_c_sources_stay_readable():
+    for path in DLX.rglob("*.py"):
+        n = len(path.read_text().splitlines())
+        assert n <= 750, f"{path.relative_to(ROOT)}: {n} lines (about 700 at most)"
+    for path in (DLX / "_core").iterdir():
+        n = len(path.read_text().splitlines())
+        assert n <= 1050, f"{path.relative_to(ROOT)}: {n} lines (about 1,000 at most)"
+
+
+def test_the_map_names_every_module_and_c_source():
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    missing = []
+    for path in sorted(DLX.rglob("*.py")) + sorted((DLX / "_core").iterdir()):
+        rel = path.relative_to(DLX)
+        if path.name == "__init__.py" and rel.parent != Path("."):
+            continue                            # a package is named by its folder
+        if path.name in ("__main__.py", "py.typed"):
+            continue
+        if str(rel) not in text and path.name not in text:
+            missing.append(str(rel))
+    assert not missing, f"ARCHITECTURE.md does not name: {missing}"
