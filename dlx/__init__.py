@@ -18,6 +18,8 @@ Secondary items are covered at most once, and may carry colours
 (``dlx.Colored(item, colour)``); ``dlx.trace(p)`` yields every step of the dance.
 ``dlx.split(p)`` cuts the search into pieces, and ``executor=`` on the views runs
 them on any ``concurrent.futures`` executor (see :mod:`dlx.parallel`).
+:mod:`dlx.viz` draws the links at any step, search trees and search effort
+(matplotlib: ``pip install 'dancing-links-dlx[viz]'``).
 """
 
 import sys as _sys
@@ -29,6 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType as _ModuleType
 
+    from . import viz
     from .engine import engine_for
     from .errors import (
         BudgetExceeded,
@@ -60,7 +63,7 @@ __all__ = [
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not", "engine_for",
-    "read_dlx", "write_dlx",
+    "read_dlx", "write_dlx", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
 ]
@@ -88,13 +91,17 @@ _HOME = {
 _MODULES = ("engine", "errors", "estimate", "events", "formats", "links", "minimal",
             "prepared", "problem", "search", "verify", "views")
 
+# The public modules (in ``__all__``): ``dlx.viz``, the pictures, which imports matplotlib
+# and numpy (the ``viz`` extra) only when it draws.
+_PUBLIC_MODULES = ("viz",)
+
 
 def __getattr__(name: str) -> object:
     from importlib import import_module
 
     if name in _HOME:
         value = getattr(import_module(f".{_HOME[name]}", __name__), name)
-    elif name in _MODULES:
+    elif name in _MODULES or name in _PUBLIC_MODULES:
         value = import_module(f".{name}", __name__)
     else:
         raise AttributeError(f"module 'dlx' has no attribute {name!r}")

@@ -27,17 +27,22 @@ VVVZWWTTTFLLLLPPPXUU
 VZZZYWWTFFFNNLPPXXXU
 VZYYYYWTFNNNIIIIIXUU
 <BLANKLINE>
+
+``polyominoes.figure(tiling)`` draws a tiling with matplotlib (the ``viz`` extra).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import dlx
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 __all__ = ["PENTOMINOES", "Placement", "Tiling", "shape", "orientations", "encode", "decode",
-           "solutions", "count", "first"]
+           "solutions", "count", "first", "figure"]
 
 Cell = tuple[int, int]
 Shape = tuple[Cell, ...]
@@ -222,3 +227,76 @@ def first(width: int, height: int, pieces: Pieces | None = None, *,
     """The first tiling found, or None."""
     return next(solutions(width, height, pieces, holes=holes, reduce=reduce, limit=1, **search),
                 None)
+
+
+def figure(tiling: Any, *, title: str | None = None, letters: bool = True,
+           rows: int | None = None, cols: int | None = None) -> Figure:
+    """A tiling as a matplotlib figure: each piece in its own colour, thick outlines
+    between pieces.
+
+    ``tiling`` is a mapping ``(row, col) -> piece`` (such as a :class:`Tiling`), a
+    mapping ``piece -> cells``, a list of strings (one character per cell, ``.`` or a
+    space for a hole, as ``["FFLL", ...]``), or an iterable of ``(piece, cells)``
+    pairs.  Pieces are coloured in sorted order of their names, so pictures are
+    deterministic.  Without matplotlib, raises :class:`dlx.viz.MissingExtraError` (an
+    ImportError) saying ``pip install 'dancing-links-dlx[viz]'``.
+    """
+    from dlx import viz
+
+    viz.require("polyominoes.figure")
+    from matplotlib.patches import Rectangle
+
+    cells = _cells_of(tiling)
+    if not cells:
+        raise ValueError("the tiling has no cells")
+    height = rows if rows is not None else max(r for r, _ in cells) + 1
+    width = cols if cols is not None else max(c for _, c in cells) + 1
+    pieces = sorted(set(cells.values()), key=lambda x: (type(x).__name__, str(x)))
+    color = dict(zip(pieces, viz.palette(len(pieces)), strict=True))
+    fig, ax = viz.new_figure(min(0.42 * width + 0.6, 12), min(0.42 * height + 0.8, 10))
+    for (r, c), piece in sorted(cells.items()):
+        ax.add_patch(Rectangle((c, r), 1, 1, facecolor=color[piece], edgecolor="none",
+                               gid="cell"))
+    viz.outlines(ax, cells)
+    if letters:
+        for piece in pieces:
+            members = [cell for cell, p in cells.items() if p == piece]
+            cr = sum(r for r, _ in members) / len(members)
+            cc = sum(c for _, c in members) / len(members)
+            r, c = min(members, key=lambda m: ((m[0] - cr) ** 2 + (m[1] - cc) ** 2, m))
+            ax.text(c + 0.5, r + 0.5, viz.text_of(piece), ha="center", va="center", fontsize=9,
+                    fontweight="bold", color=viz.INK["line"], gid="piece-label")
+    ax.set_xlim(-0.1, width + 0.1)
+    ax.set_ylim(height + 0.1, -0.1)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title if title is not None else f"{len(pieces)} pieces, {len(cells)} cells",
+                 fontsize=10)
+    return fig
+
+
+def _cells_of(tiling: Any) -> dict[Cell, Hashable]:
+    """(row, col) -> piece for a mapping, a list of strings, or (piece, cells) pairs."""
+    if isinstance(tiling, Mapping):
+        cells: dict[Cell, Hashable] = {}
+        for key, value in tiling.items():
+            if _is_cell(key):
+                cells[(int(key[0]), int(key[1]))] = value
+            else:
+                for cell in value:
+                    cells[(int(cell[0]), int(cell[1]))] = key
+        return cells
+    tiling = list(tiling)
+    if tiling and all(isinstance(line, str) for line in tiling):
+        return {(r, c): ch for r, line in enumerate(tiling) for c, ch in enumerate(line)
+                if ch not in ". "}
+    cells = {}
+    for piece, members in tiling:
+        for cell in members:
+            cells[(int(cell[0]), int(cell[1]))] = piece
+    return cells
+
+
+def _is_cell(x: Any) -> bool:
+    return (isinstance(x, tuple) and len(x) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in x))

@@ -21,17 +21,22 @@ Q . . . . .
 . . . . . Q
 . . . Q . .
 . Q . . . .
+
+``queens.figure(6, board)`` draws the board with matplotlib (the ``viz`` extra).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import dlx
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 __all__ = ["Queen", "COUNTS", "encode", "decode", "solutions", "count", "first", "render",
-           "is_solution"]
+           "figure", "is_solution"]
 
 #: OEIS A000170: the number of ways to place n non-attacking queens, n = 0..14.
 COUNTS = (1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596)
@@ -101,6 +106,56 @@ def render(board: tuple[int, ...]) -> str:
     """The board as text, ``Q`` for a queen and ``.`` for an empty square."""
     n = len(board)
     return "\n".join(" ".join("Q" if c == col else "." for c in range(n)) for col in board)
+
+
+def figure(n: int, solution: Any = (), *, title: str | None = None) -> Figure:
+    """An n x n board with queens on it, as a matplotlib figure.
+
+    ``solution`` is a tuple of columns (entry r = the column of row r's queen, as
+    :func:`solutions` gives), or an iterable of ``(row, col)`` pairs (such as
+    :class:`Queen` labels).  Rows are numbered from the top.  Without matplotlib,
+    raises :class:`dlx.viz.MissingExtraError` (an ImportError) saying
+    ``pip install 'dancing-links-dlx[viz]'``.
+    """
+    from dlx import viz
+
+    viz.require("queens.figure")
+    import numpy as np
+    from matplotlib.colors import ListedColormap
+
+    squares = _squares(solution)
+    for r, c in squares:
+        if not (0 <= r < n and 0 <= c < n):
+            raise ValueError(f"queen at ({r}, {c}) is off the {n}x{n} board")
+    fig, ax = viz.new_figure(min(0.45 * n + 0.6, 9), min(0.45 * n + 0.8, 9))
+    board = np.indices((n, n)).sum(axis=0) % 2
+    ax.imshow(board, cmap=ListedColormap(["#f0d9b5", "#b58863"]), extent=(0, n, n, 0),
+              interpolation="nearest")
+    for r, c in squares:
+        ax.text(c + 0.5, r + 0.5, "\u265b", ha="center", va="center",
+                fontsize=max(8, 26 - n), color=viz.INK["mark"], gid="queen")
+    ax.set_xlim(0, n)
+    ax.set_ylim(n, 0)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(title if title is not None else f"{len(squares)} queens on {n}x{n}",
+                 fontsize=10)
+    return fig
+
+
+def _squares(solution: Any) -> list[tuple[int, int]]:
+    """(row, col) of each queen: from a tuple of columns, Queen labels or pairs."""
+    squares = []
+    for r, q in enumerate(solution):
+        if isinstance(q, int):
+            squares.append((r, q))
+        elif hasattr(q, "row") and hasattr(q, "col"):
+            squares.append((int(q.row), int(q.col)))
+        else:
+            row, col = q
+            squares.append((int(row), int(col)))
+    return squares
 
 
 def is_solution(board: tuple[int, ...]) -> bool:

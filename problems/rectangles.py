@@ -19,6 +19,9 @@ squares left need too many more pieces (:func:`area_bound`).
 2
 >>> rectangles.min_cover(5, 5, [(0, 0, 3, 5), (2, 0, 5, 5)]) is None
 True
+
+``rectangles.figure(pieces, 30, 30, chosen=[3, 4])`` draws a cover with matplotlib
+(the ``viz`` extra).
 """
 
 from __future__ import annotations
@@ -26,16 +29,20 @@ from __future__ import annotations
 import math
 import operator
 import random
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import Any, NamedTuple, cast
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import dlx
 from dlx import FormatError
 
 from ._lines import read_lines
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
 __all__ = ["Piece", "Case", "encode", "decode", "solutions", "count", "count_covers",
-           "min_cover", "area_bound", "read_cases", "read_batch", "random_pieces"]
+           "min_cover", "area_bound", "read_cases", "read_batch", "random_pieces", "figure"]
 
 Rect = Sequence[int]
 
@@ -257,6 +264,127 @@ def random_pieces(n: int, m: int, p: int, *, covers: int = 3, grain: int = 1,
         out.append((x1, y1, x2, y2))
     rng.shuffle(out)
     return out[:p] if len(out) > p else out
+
+
+def figure(rectangles: Any, width: int | None = None, height: int | None = None, *,
+           chosen: Iterable[Hashable] | None = None, title: str | None = None) -> Figure:
+    """Rectangles on a board, as a matplotlib figure: the chosen ones filled and
+    numbered, the others dashed.
+
+    Each rectangle is ``(x1, y1, x2, y2)``, the corners of the squares ``x1 <= x < x2``,
+    ``y1 <= y < y2`` (x across, y down), or an object with those attributes (such as
+    :class:`Piece`); ``rectangles`` is a list (named by position) or a mapping name ->
+    rectangle.  ``chosen`` names the rectangles of a cover (by default all of them);
+    they must not overlap.  The others are outlined (in colour and numbered when none
+    is chosen, to show what is on offer).  On a ``width`` x ``height`` board, squares
+    the chosen rectangles leave uncovered are hatched.  Without matplotlib, raises
+    :class:`dlx.viz.MissingExtraError` (an ImportError) saying
+    ``pip install 'dancing-links-dlx[viz]'``.
+    """
+    from dlx import viz
+
+    viz.require("rectangles.figure")
+    from matplotlib.patches import Rectangle
+
+    ink = viz.INK
+    named = (list(rectangles.items()) if isinstance(rectangles, Mapping)
+             else list(enumerate(rectangles)))
+    corners = {name: _corners(rect) for name, rect in named}
+    picked = list(corners) if chosen is None else list(chosen)
+    for name in picked:
+        if name not in corners:
+            raise ValueError(f"no rectangle named {name!r}")
+    owner: dict[tuple[int, int], Hashable] = {}
+    for name in picked:
+        x1, y1, x2, y2 = corners[name]
+        for x in range(x1, x2):
+            for y in range(y1, y2):
+                if (x, y) in owner:
+                    raise ValueError(f"rectangles {owner[x, y]!r} and {name!r} overlap at"
+                                     f" {(x, y)}")
+                owner[x, y] = name
+    n = width if width is not None else max((c[2] for c in corners.values()), default=0)
+    m = height if height is not None else max((c[3] for c in corners.values()), default=0)
+    if n <= 0 or m <= 0:
+        raise ValueError("no rectangles and no board")
+    scale = min(10 / max(n, m), 0.5)
+    fig, ax = viz.new_figure(n * scale + 1, m * scale + 1)
+    color = dict(zip(corners, viz.palette(len(corners)), strict=True))  # same piece, same colour
+    for name in picked:
+        x1, y1, x2, y2 = corners[name]
+        ax.add_patch(Rectangle((x1, y1), x2 - x1, y2 - y1, facecolor=color[name],
+                               edgecolor=ink["line"], linewidth=2, zorder=2, gid="rectangle"))
+        ax.text((x1 + x2) / 2, (y1 + y2) / 2, viz.text_of(name), ha="center", va="center",
+                fontsize=9, fontweight="bold", color=ink["line"], zorder=4,
+                gid="rectangle-label")
+    others = [name for name in corners if name not in set(picked)]
+    tint = dict(zip(others, viz.palette(len(others), strong=True), strict=True))
+    for k, name in enumerate(others):
+        # inset by a little more for each piece, so outlines on a shared edge stay apart
+        x1, y1, x2, y2 = corners[name]
+        d = 0.05 + 0.045 * (k % 6)
+        ax.add_patch(Rectangle((x1 + d, y1 + d), x2 - x1 - 2 * d, y2 - y1 - 2 * d, fill=False,
+                               edgecolor=tint[name] if not picked else ink["faint"],
+                               linestyle="-" if not picked else "--", linewidth=1.3,
+                               zorder=1.5, gid="offered"))
+    if not picked and len(others) <= 60:
+        _corner_labels(ax, {name: corners[name] for name in others}, tint, scale)
+    if width is not None and height is not None:
+        if picked:
+            for x in range(n):
+                for y in range(m):
+                    if (x, y) not in owner:
+                        ax.add_patch(Rectangle((x, y), 1, 1, facecolor="white", linewidth=0,
+                                               edgecolor=ink["alert"], hatch="///", zorder=1,
+                                               gid="uncovered"))
+        ax.add_patch(Rectangle((0, 0), n, m, fill=False, edgecolor=ink["line"], linewidth=2.5,
+                               zorder=5, gid="board"))
+    ax.set_xlim(-0.2, n + 0.2)
+    ax.set_ylim(m + 0.2, -0.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title if title is not None else
+                 f"{len(picked)} of {len(corners)} rectangles, {len(owner)} squares covered",
+                 fontsize=10)
+    return fig
+
+
+def _corners(rect: Any) -> tuple[int, int, int, int]:
+    """(x1, y1, x2, y2) of a rectangle given by corners or by attributes of those names."""
+    if all(hasattr(rect, f) for f in ("x1", "y1", "x2", "y2")):
+        x1, y1, x2, y2 = rect.x1, rect.y1, rect.x2, rect.y2
+    else:
+        x1, y1, x2, y2 = rect
+    if not (x1 < x2 and y1 < y2):
+        raise ValueError(f"rectangle {rect!r} is empty: it needs x1 < x2 and y1 < y2")
+    return int(x1), int(y1), int(x2), int(y2)
+
+
+def _corner_labels(ax: Axes, corners: Mapping[Hashable, tuple[int, int, int, int]],
+                   tint: Mapping[Hashable, Any], scale: float) -> None:
+    """Name each rectangle at its top-left corner; names of rectangles sharing a corner go
+    side by side (wrapping inside the narrowest of them), so that none covers another."""
+    from dlx import viz
+
+    size = 7                                    # points
+    char = size * 0.62 / 72 / scale             # a character's width, in board squares
+    line = size * 1.3 / 72 / scale              # a line's height
+    at: dict[tuple[int, int], list[Hashable]] = {}
+    for name, (x1, y1, _, _) in corners.items():
+        at.setdefault((x1, y1), []).append(name)
+    for (x1, y1), names in at.items():
+        right = x1 + min(corners[n][2] - x1 for n in names) - 0.05
+        x, y = x1 + 0.12, y1 + 0.1
+        for name in names:
+            text = viz.text_of(name)
+            width = len(text) * char
+            if x > x1 + 0.12 and x + width > right:
+                x, y = x1 + 0.12, y + line
+            ax.text(x, y, text, ha="left", va="top", fontsize=size, color=tint[name], zorder=4,
+                    gid="offered-label",
+                    bbox={"boxstyle": "square,pad=0.05", "fc": "white", "ec": "none",
+                          "alpha": 0.85})
+            x += width + char
 
 
 class Case(NamedTuple):

@@ -191,3 +191,22 @@ def test_bad_input():
     with pytest.raises(ValueError, match="symmetry"):
         poly.encode(2, 2, {"O": "OO/OO"}, reduce=True)
     assert poly.shape("X./XX") == ((0, 0), (1, 0), (1, 1))
+
+
+def gids(fig, gid: str) -> list:
+    """The artists of a figure drawn with this gid (the figures tag what they draw)."""
+    return [a for a in fig.findobj() if getattr(a, "get_gid", lambda: None)() == gid]
+
+
+def test_figure():
+    rows = ["FFLL", "FILL", "FIIN", "..NN"]
+    fig = poly.figure(rows)
+    assert sorted(t.get_text() for t in gids(fig, "piece-label")) == ["F", "I", "L", "N"]
+    assert len(gids(fig, "cell")) == 14
+    as_map = {(r, c): ch for r, line in enumerate(rows) for c, ch in enumerate(line) if ch != "."}
+    pairs = [(p, [cell for cell, q in as_map.items() if q == p]) for p in "FILN"]
+    for other in (as_map, pairs, dict(pairs), poly.Tiling(as_map)):
+        assert sorted(t.get_text() for t in gids(poly.figure(other), "piece-label")) \
+            == ["F", "I", "L", "N"]
+    with pytest.raises(ValueError, match="no cells"):
+        poly.figure({})

@@ -69,3 +69,19 @@ def test_limit_and_stats_pass_through():
 def test_bad_sizes(bad):
     with pytest.raises(ValueError, match="board size"):
         queens.encode(bad)
+
+
+def gids(fig, gid: str) -> list:
+    """The artists of a figure drawn with this gid (the figures tag what they draw)."""
+    return [a for a in fig.findobj() if getattr(a, "get_gid", lambda: None)() == gid]
+
+
+def test_figure():
+    fig = queens.figure(8, (0, 4, 7, 5, 2, 6, 1, 3))
+    assert len(gids(fig, "queen")) == 8
+    fig = queens.figure(4, [(0, 1), (1, 3), (2, 0), (3, 2)])
+    assert len(gids(fig, "queen")) == 4
+    assert len(gids(queens.figure(4, [queens.Queen(0, 1), queens.Queen(1, 3)]), "queen")) == 2
+    assert len(gids(queens.figure(5), "queen")) == 0
+    with pytest.raises(ValueError, match="off the 4x4 board"):
+        queens.figure(4, [(0, 4)])

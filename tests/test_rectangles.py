@@ -155,3 +155,58 @@ def test_random_pieces_is_reproducible():
                                                                                    seed=5)
     for x1, y1, x2, y2 in rectangles.random_pieces(10, 8, 40, seed=5, grain=3):
         assert 0 <= x1 < x2 <= 10 and 0 <= y1 < y2 <= 8
+
+
+def gids(fig, gid: str) -> list:
+    """The artists of a figure drawn with this gid (the figures tag what they draw)."""
+    return [a for a in fig.findobj() if getattr(a, "get_gid", lambda: None)() == gid]
+
+
+def test_figure():
+    pieces = [(0, 0, 3, 2), (3, 0, 4, 3), (0, 2, 3, 3), (0, 0, 4, 4)]
+    fig = rectangles.figure(pieces, 4, 4, chosen=[0, 1, 2])
+    assert sorted(t.get_text() for t in gids(fig, "rectangle-label")) == ["0", "1", "2"]
+    assert len(gids(fig, "offered")) == 1
+    assert len(gids(fig, "uncovered")) == 4          # the bottom row
+    fig = rectangles.figure(pieces, 4, 4, chosen=[])
+    assert len(gids(fig, "offered-label")) == 4 and not gids(fig, "uncovered")
+    fig = rectangles.figure(pieces[:3])
+    assert len(gids(fig, "rectangle")) == 3 and not gids(fig, "uncovered")
+
+    class Corners:
+        def __init__(self, x1: int, y1: int, x2: int, y2: int) -> None:
+            self.x1, self.y1, self.x2, self.y2 = x1, y1, x2, y2
+
+    fig = rectangles.figure({"A": Corners(0, 0, 2, 1), "B": (0, 1, 2, 2)}, 2, 2)
+    assert sorted(t.get_text() for t in gids(fig, "rectangle-label")) == ["A", "B"]
+    assert not gids(fig, "uncovered")
+    fig = rectangles.figure([rectangles.Piece(0, 0, 0, 2, 1), rectangles.Piece(1, 0, 1, 2, 2)])
+    assert len(gids(fig, "rectangle")) == 2
+    with pytest.raises(ValueError, match="overlap"):
+        rectangles.figure(pieces)
+    with pytest.raises(ValueError, match="empty"):
+        rectangles.figure([(0, 0, 0, 1)])
+    with pytest.raises(ValueError, match="no rectangle named"):
+        rectangles.figure(pieces, chosen=[7])
+
+
+def overlapping_texts(fig, gid: str) -> list[tuple[str, str]]:
+    """Pairs of texts with this gid whose drawn boxes overlap (measured by the renderer)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in gids(fig, gid)]
+    return [(a, b) for k, (a, box) in enumerate(boxes) for b, other in boxes[k + 1:]
+            if box.overlaps(other)]
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_offered_pieces_have_labels_that_do_not_overlap(seed: int) -> None:
+    # notebook 04's "24 pieces on offer": many pieces share a corner, some are duplicates
+    pieces = rectangles.random_pieces(8, 8, 24, seed=seed, grain=2)
+    fig = rectangles.figure(pieces, 8, 8, chosen=[], title="24 pieces on offer")
+    labels = gids(fig, "offered-label")
+    assert sorted(t.get_text() for t in labels) == sorted(str(k) for k in range(24))
+    assert overlapping_texts(fig, "offered-label") == []

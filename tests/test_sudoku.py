@@ -112,6 +112,38 @@ def test_pretty_and_rich_rendering():
     assert len(spans) == g.clues
 
 
+def gids(fig, gid: str) -> list:
+    """The artists of a figure drawn with this gid (the figures tag what they draw)."""
+    return [a for a in fig.findobj() if getattr(a, "get_gid", lambda: None)() == gid]
+
+
+def test_figure():
+    puzzle = PE1.replace("0", ".")
+    fig = sudoku.figure(PE1_SOLUTION, givens=puzzle)
+    assert len(gids(fig, "given")) == 32 and len(gids(fig, "filled")) == 49
+    thick = gids(fig, "outline")[0].get_segments()
+    assert len(thick) == 2 * 4 * 9           # 4 horizontal and 4 vertical lines of 9 cells
+    assert len(gids(fig, "inner")[0].get_segments()) == 2 * 9 * 8 - 2 * 2 * 9
+    fig = sudoku.figure(puzzle)
+    assert len(gids(fig, "given")) == 32 and not gids(fig, "filled")
+    nested = [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]
+    fig = sudoku.figure(nested, givens=[True] + [False] * 15)
+    assert len(gids(fig, "given")) == 1 and len(gids(fig, "filled")) == 3
+    with pytest.raises(ValueError, match="square number"):
+        sudoku.figure("123")
+    # a Grid brings its givens and its box
+    fig = sudoku.figure(sudoku.solve(Grid.parse(PE1), max_nodes=BUDGET))
+    assert len(gids(fig, "given")) == 32 and len(gids(fig, "filled")) == 49
+    assert fig._repr_png_().startswith(b"\x89PNG")
+
+
+def test_figure_jigsaw_regions():
+    regions = [0, 0, 0, 1, 0, 2, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3]
+    fig = sudoku.figure("." * 16, regions=regions)
+    assert not gids(fig, "given")
+    assert len(gids(fig, "outline")[0].get_segments()) == 16 + 12
+
+
 NOTATIONS = {
     "one line, dots": PE1.replace("0", "."),
     "one line, zeros": PE1,

@@ -1,4 +1,5 @@
-"""dlx.viz: each picture shows what the links (or the puzzle) hold at a known state."""
+"""dlx.viz: each picture shows what the links hold at a known state; the pieces the puzzles
+of problems/ draw with (their pictures are tested beside them); the missing-extra message."""
 
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ def gids(fig: Figure, gid: str) -> list:
 
 
 def test_import_is_lazy() -> None:
-    code = ("import sys, dlx, dlx.viz; "
+    code = ("import sys, dlx, dlx.viz; from dlx import viz; assert dlx.viz is viz; "
+            "from problems import polyominoes, queens, rectangles, sudoku; "
             "print(sorted(m for m in ('matplotlib', 'numpy', 'rich') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
@@ -230,104 +232,6 @@ def test_search_tree_size_limit() -> None:
         viz.search_tree_figure(many, limit=50)
 
 
-PUZZLE = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
-SOLVED = ("483921657967345821251876493548132976729564138136798245372689514814253769"
-          "695417382")
-
-
-def test_sudoku_figure() -> None:
-    fig = viz.sudoku_figure(SOLVED, givens=PUZZLE)
-    assert len(gids(fig, "given")) == 32 and len(gids(fig, "filled")) == 49
-    thick = gids(fig, "thick")[0].get_segments()
-    assert len(thick) == 2 * 4 * 9           # 4 horizontal and 4 vertical lines of 9 cells
-    fig = viz.sudoku_figure(PUZZLE)
-    assert len(gids(fig, "given")) == 32 and not gids(fig, "filled")
-    nested = [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]
-    fig = viz.sudoku_figure(nested, givens=[True] + [False] * 15)
-    assert len(gids(fig, "given")) == 1 and len(gids(fig, "filled")) == 3
-    with pytest.raises(ValueError, match="square number"):
-        viz.sudoku_figure("123")
-
-
-def test_sudoku_figure_jigsaw_regions() -> None:
-    regions = [0, 0, 0, 1, 0, 2, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3]
-    fig = viz.sudoku_figure("." * 16, regions=regions)
-    assert not gids(fig, "given")
-    assert len(gids(fig, "thick")[0].get_segments()) == 16 + 12
-
-
-def test_queens_figure() -> None:
-    fig = viz.queens_figure(8, (0, 4, 7, 5, 2, 6, 1, 3))
-    assert len(gids(fig, "queen")) == 8
-    fig = viz.queens_figure(4, [(0, 1), (1, 3), (2, 0), (3, 2)])
-    assert len(gids(fig, "queen")) == 4
-    assert len(gids(viz.queens_figure(5), "queen")) == 0
-    with pytest.raises(ValueError, match="off the 4x4 board"):
-        viz.queens_figure(4, [(0, 4)])
-
-
-def test_tiling_figure() -> None:
-    rows = ["FFLL", "FILL", "FIIN", "..NN"]
-    fig = viz.tiling_figure(rows)
-    assert sorted(t.get_text() for t in gids(fig, "piece-label")) == ["F", "I", "L", "N"]
-    assert len(gids(fig, "cell")) == 14
-    as_map = {(r, c): ch for r, line in enumerate(rows) for c, ch in enumerate(line) if ch != "."}
-    pairs = [(p, [cell for cell, q in as_map.items() if q == p]) for p in "FILN"]
-    for other in (as_map, pairs, dict(pairs)):
-        assert sorted(t.get_text() for t in gids(viz.tiling_figure(other), "piece-label")) \
-            == ["F", "I", "L", "N"]
-
-
-def test_rectangles_figure() -> None:
-    pieces = [(0, 0, 3, 2), (3, 0, 4, 3), (0, 2, 3, 3), (0, 0, 4, 4)]
-    fig = viz.rectangles_figure(pieces, 4, 4, chosen=[0, 1, 2])
-    assert sorted(t.get_text() for t in gids(fig, "rectangle-label")) == ["0", "1", "2"]
-    assert len(gids(fig, "offered")) == 1
-    assert len(gids(fig, "uncovered")) == 4          # the bottom row
-    fig = viz.rectangles_figure(pieces, 4, 4, chosen=[])
-    assert len(gids(fig, "offered-label")) == 4 and not gids(fig, "uncovered")
-    fig = viz.rectangles_figure(pieces[:3])
-    assert len(gids(fig, "rectangle")) == 3 and not gids(fig, "uncovered")
-
-    class Piece:
-        def __init__(self, x1: int, y1: int, x2: int, y2: int) -> None:
-            self.x1, self.y1, self.x2, self.y2 = x1, y1, x2, y2
-
-    fig = viz.rectangles_figure({"A": Piece(0, 0, 2, 1), "B": (0, 1, 2, 2)}, 2, 2)
-    assert sorted(t.get_text() for t in gids(fig, "rectangle-label")) == ["A", "B"]
-    assert not gids(fig, "uncovered")
-    with pytest.raises(ValueError, match="overlap"):
-        viz.rectangles_figure(pieces)
-    with pytest.raises(ValueError, match="empty"):
-        viz.rectangles_figure([(0, 0, 0, 1)])
-    with pytest.raises(ValueError, match="no rectangle named"):
-        viz.rectangles_figure(pieces, chosen=[7])
-
-
-def overlapping_texts(fig: Figure, gid: str) -> list[tuple[str, str]]:
-    """Pairs of texts with this gid whose drawn boxes overlap (measured by the renderer)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    renderer = canvas.get_renderer()
-    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in gids(fig, gid)]
-    return [(a, b) for k, (a, box) in enumerate(boxes) for b, other in boxes[k + 1:]
-            if box.overlaps(other)]
-
-
-@pytest.mark.parametrize("seed", [3, 4, 5])
-def test_offered_rectangles_have_labels_that_do_not_overlap(seed: int) -> None:
-    # notebook 04's "24 pieces on offer": many pieces share a corner, some are duplicates
-    from problems import rectangles
-
-    pieces = rectangles.random_pieces(8, 8, 24, seed=seed, grain=2)
-    fig = viz.rectangles_figure(pieces, 8, 8, chosen=[], title="24 pieces on offer")
-    labels = gids(fig, "offered-label")
-    assert sorted(t.get_text() for t in labels) == sorted(str(k) for k in range(24))
-    assert overlapping_texts(fig, "offered-label") == []
-
-
 def test_profile_figure() -> None:
     stats = dlx.Stats()
     dlx.count(dlx.ExactCover({(i, k): [i] for i in range(3) for k in range(2)}), stats=stats)
@@ -337,3 +241,104 @@ def test_profile_figure() -> None:
     assert list(gids(fig, "plain")[0].get_ydata()) == [1, 3, 9]
     with pytest.raises(ValueError):
         viz.profile_figure({})
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def test_viz_is_public_and_draws_no_puzzle() -> None:
+    assert "viz" in dlx.__all__ and dlx.viz is viz
+    assert {"new_figure", "outlines", "palette", "INK", "text_of", "require",
+            "MissingExtraError"} <= set(viz.__all__)
+    for old in ("sudoku_figure", "queens_figure", "tiling_figure", "rectangles_figure"):
+        assert not hasattr(viz, old), old    # the puzzles draw themselves: problems.*.figure
+
+
+def test_new_figure_and_outlines() -> None:
+    fig, ax = viz.new_figure(2, 1)
+    assert isinstance(fig, Figure) and fig.axes == [ax]
+    assert fig._repr_png_().startswith(b"\x89PNG")  # type: ignore[attr-defined]
+    # two owners, a row each: 8 edges around the 2 x 2 block, 2 between the rows; the
+    # thin ones join the two cells of each row
+    viz.outlines(ax, {(0, 0): "a", (0, 1): "a", (1, 0): "b", (1, 1): "b"}, inner="#eeeeee")
+    assert len(gids(fig, "outline")[0].get_segments()) == 10
+    assert len(gids(fig, "inner")[0].get_segments()) == 2
+    fig, ax = viz.new_figure(1, 1)
+    viz.outlines(ax, {(0, 0): "a", (0, 2): "a"})   # a hole between: two squares outlined
+    assert len(gids(fig, "outline")[0].get_segments()) == 8 and not gids(fig, "inner")
+
+
+def test_palette_ink_and_text() -> None:
+    colours = viz.palette(33)                 # 32 colours, then they come round again
+    assert len(set(colours[:32])) == 32 and colours[32] == colours[0]
+    strong = viz.palette(19, strong=True)
+    assert len(set(strong[:18])) == 18 and strong[18] == strong[0]
+    assert viz.palette(2) == viz.palette(5)[:2]
+    assert all(c.startswith("#") and len(c) == 7 for c in viz.INK.values())
+    with pytest.raises(TypeError):
+        viz.INK["line"] = "red"  # type: ignore[index]
+    assert viz.text_of(("cell", 1, 2)) == "cell 1 2" and viz.text_of((1, 2)) == "1,2"
+
+
+_WITHOUT = r"""
+import sys
+sys.modules[sys.argv[1]] = None               # as if it were not installed
+import dlx
+from dlx import viz
+from problems import polyominoes, queens, rectangles, sudoku
+
+toy = dlx.ExactCover({"x": ["a"]})
+calls = {
+    "links_figure": lambda: viz.links_figure(toy),
+    "search_tree_figure": lambda: viz.search_tree_figure(toy),
+    "profile_figure": lambda: viz.profile_figure({"a": [1]}),
+    "new_figure": lambda: viz.new_figure(1, 1),
+    "palette": lambda: viz.palette(3),
+    "sudoku.figure": lambda: sudoku.figure("." * 16),
+    "queens.figure": lambda: queens.figure(4, (1, 3, 0, 2)),
+    "polyominoes.figure": lambda: polyominoes.figure(["AB"]),
+    "rectangles.figure": lambda: rectangles.figure([(0, 0, 1, 1)]),
+}
+for name, call in calls.items():
+    try:
+        call()
+        print(name, "drew a picture")
+    except ModuleNotFoundError as e:
+        print(f"{name}|{type(e).__name__}|{e.name}|{e}")
+assert viz.record(toy).text(1) and viz.links_table(toy)   # text renderings need neither
+queens.figure(8)
+"""
+
+
+@pytest.mark.parametrize("missing", ["numpy", "matplotlib"])
+def test_pictures_without_the_viz_extra_say_what_to_install(missing: str) -> None:
+    # issue 24: a base install drew a ModuleNotFoundError traceback from inside the figure
+    done = subprocess.run([sys.executable, "-c", _WITHOUT, missing], capture_output=True,
+                          text=True, timeout=120)
+    lines = done.stdout.splitlines()
+    says = f"({missing} is not installed): pip install 'dancing-links-dlx[viz]'"
+    for line, name in zip(lines, ["links_figure", "search_tree_figure", "profile_figure",
+                                  "new_figure", "palette", "sudoku.figure", "queens.figure",
+                                  "polyominoes.figure", "rectangles.figure"], strict=True):
+        assert line == f"{name}|MissingExtraError|{missing}|{name} needs matplotlib and" \
+                       f" numpy {says}"
+    # uncaught: one exception, its message one line, no chained "During handling" one
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == ("dlx.viz.MissingExtraError: queens.figure needs"
+                                           f" matplotlib and numpy {says}")
+    raised = [line for line in done.stderr.splitlines() if line[:1].strip() and "Error" in line]
+    assert raised == done.stderr.splitlines()[-1:] and "During handling" not in done.stderr
+
+
+def test_without_the_viz_extra_jupyter_shows_one_line() -> None:
+    pytest.importorskip("IPython")
+    code = ("import sys; sys.modules['matplotlib'] = None\n"
+            "from IPython.core.interactiveshell import InteractiveShell\n"
+            "InteractiveShell.instance(colors='nocolor').run_cell("
+            "'from problems import queens; queens.figure(8)')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip().splitlines() == [
+        "MissingExtraError: queens.figure needs matplotlib and numpy (matplotlib is not"
+        " installed): pip install 'dancing-links-dlx[viz]'"], (done.stdout, done.stderr)
+

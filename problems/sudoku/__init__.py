@@ -79,7 +79,7 @@ the public ``dlx`` API), so there are no cycles::
     encoding   encode (a puzzle as a dlx.ExactCover), decode
     reading    Entry, read_puzzles, MAX_LINE: files of puzzles
     grid       Grid, as_grid
-    render     the pretty grid, and its rich Text with the givens in bold
+    render     figure (a picture, with dlx.viz); the pretty grid, its rich Text
     notations  text -> cell values, and the one-line notation
     shapes     Shape, Unit, Placement, SIZES, MAX_SIZE, the per-shape encoding tables
     errors     SudokuError (every error of the package), SudokuFormatError; argument checks
@@ -107,6 +107,7 @@ from .grid import PuzzleLike as PuzzleLike
 from .rate import TECHNIQUES, Level, NotUniqueError, Rating, Step, explain, rate, solve_steps
 from .reading import MAX_LINE as MAX_LINE
 from .reading import Entry, read_puzzles
+from .render import figure
 from .scoring import max_score, score, target_weights
 from .shapes import MAX_SIZE, SIZES, Placement, Shape, Unit
 from .verdicts import Clash, Verdict, classify, count, is_legal, solutions, solve
@@ -120,5 +121,5 @@ __all__ = [
     "generate", "generate_many", "minimize", "is_minimal", "random_grid", "orbits", "SYMMETRIES",
     "MAX_GENERATE_SIZE",
     "GenerateError", "rate", "solve_steps", "Rating", "Step", "Level", "TECHNIQUES",
-    "NotUniqueError", "solve_board",
+    "NotUniqueError", "solve_board", "figure",
 ]
