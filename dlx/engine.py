@@ -227,13 +227,30 @@ def solutions(req: Any) -> Iterator[tuple[Hashable, ...]]:
         yield sol
 
 
-def count(req: Any) -> int:
-    """The core's :func:`dlx.count`."""
-    search = _search(req, "count")
+def count(req: Any, cache: int | None = None) -> int | None:
+    """The core's :func:`dlx.count`; with ``cache``, counting by caching with at most
+    that many entries (None when a count grew past the core's 128 bits)."""
+    search = _search(req, "count", cache=cache or 0)
     n: int = search.count()
+    if cache is not None:
+        state = search.cache
+        if state["overflow"]:
+            return None
+        if state["full"]:
+            _cache_full(cache)
     if search.status in ("budget", "timeout"):
         raise _out_of_budget(req, search, n)
     return n
+
+
+def _cache_full(entries: int) -> None:
+    import warnings
+
+    from .memo import CacheFullWarning
+
+    warnings.warn(f"the counting cache is full ({entries:,} entries): the count went on"
+                  " without storing more (raise cache= to store more)", CacheFullWarning,
+                  stacklevel=5)
 
 
 #: The core adds int weights in 64 bits: the sum of the largest |weight| over a solution

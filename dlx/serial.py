@@ -143,16 +143,20 @@ def first(problem: ExactCover, opts: Options) -> tuple[Hashable, ...] | None:
 
 def count(problem: ExactCover, opts: Options, *, limit: int | None,
           cache: bool | int = False) -> int:
-    """:func:`dlx.count` here (with ``cache``, counting by caching on the pure engine)."""
-    memo = memo_of(cache)
-    req = Request(problem, opts, limit=limit, python_only=memo is not None)
+    """:func:`dlx.count` here (with ``cache``, counting by caching)."""
+    entries = cache_entries(cache)
+    req = Request(problem, opts, limit=limit)
     if req.core:
         try:
-            return _engine.count(req)
+            n = _engine.count(req, cache=entries)
         except BudgetExceeded as e:
             req.frontier(e)
             raise
-    search = req.run("count", memo=memo(req.links) if memo is not None else None)
+        if n is not None:
+            return n if limit is None else min(n, limit)
+        # (None: a count past the core's 128 bits: the pure engine's ints go on)
+    memo = None if entries is None else Memo(req.links, entries)
+    search = req.run("count", memo=memo)
     n = 0
     try:
         for k in search:
@@ -173,18 +177,16 @@ def count(problem: ExactCover, opts: Options, *, limit: int | None,
 CACHE_ENTRIES = 1 << 21
 
 
-def memo_of(cache: bool | int) -> Callable[[Links], Memo] | None:
-    """What ``cache=`` asks for: None, or how to make the cache of a search."""
+def cache_entries(cache: bool | int) -> int | None:
+    """What ``cache=`` asks for: None (no caching), or the most entries to keep."""
     if cache is False or cache is None:
         return None
     if cache is True:
-        limit = CACHE_ENTRIES
-    elif isinstance(cache, int) and not isinstance(cache, bool) and cache >= 1:
-        limit = cache
-    else:
-        raise ExactCoverError(f"cache must be True, False or a positive number of entries,"
-                              f" not {shown(cache)}")
-    return lambda links: Memo(links, limit)
+        return CACHE_ENTRIES
+    if isinstance(cache, int) and not isinstance(cache, bool) and cache >= 1:
+        return cache
+    raise ExactCoverError(f"cache must be True, False or a positive number of entries,"
+                          f" not {shown(cache)}")
 
 
 def best(problem: ExactCover, weight: Callable[[Any], Number] | Mapping[Any, Number] | None,

@@ -10,7 +10,11 @@ to its end).
 Every view takes the same keywords, defined once in :mod:`dlx.options`:
 ``max_nodes``, ``timeout``, ``stats``, ``progress``, ``heuristic``, ``forced``,
 ``seed``, ``engine`` and ``executor`` (not for ``trace``, nor ``count`` with
-``cache``).
+``cache``).  The views of long searches, ``count``, ``solutions`` and ``best``,
+also take ``checkpoint=PATH`` and ``checkpoint_every=SECONDS``: the search then
+runs as a parallel one does (on the ``executor``, or without one here, a task at a
+time) and saves its frontier and answer so far to PATH, from which a later call
+resumes (see :mod:`dlx.parallel.checkpoint`).
 
 >>> import dlx
 >>> p = dlx.ExactCover({"x": ["a"], "y": ["b"], "xy": ["a", "b"]})
@@ -20,6 +24,7 @@ Every view takes the same keywords, defined once in :mod:`dlx.options`:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +45,8 @@ _check_positive = check_positive
 
 
 def solutions(problem: ExactCover, *, limit: int | None = None,
+              checkpoint: str | os.PathLike[str] | None = None,
+              checkpoint_every: float | None = None,
               **keywords: Unpack[Keywords]) -> Iterator[tuple[Hashable, ...]]:
     """Yield solutions lazily, each a tuple of option labels in the order chosen.
 
@@ -48,6 +55,11 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
     problem : ExactCover
     limit : int or None
         Stop after this many solutions.
+    checkpoint, checkpoint_every : path, seconds
+        Save the search's state to the file ``checkpoint`` every ``checkpoint_every``
+        seconds (60), on Ctrl-C and at the end, and resume from it when it exists;
+        the solutions also go to ``checkpoint + ".solutions.jsonl"``, and a resumed
+        search yields those first (:mod:`dlx.parallel.checkpoint`).
     **keywords
         As for every view (:mod:`dlx.options`).  When the budget runs out,
         :class:`~dlx.BudgetExceeded` carries the solutions yielded so far.
@@ -62,14 +74,17 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
     [('x', 'y')]
     """
     opts = Options.of("solutions", keywords)
-    if opts.executor is not None:
-        return parallel.solutions(serial.seeded(problem, opts.seed), opts.executor,
-                                  limit=limit, **_rest(opts))
+    if opts.executor is not None or checkpoint is not None:
+        return parallel.solutions(serial.seeded(problem, opts.seed), _executor(opts),
+                                  limit=limit, **_rest(opts),
+                                  **_checkpoint(checkpoint, checkpoint_every, problem, opts))
+    _no_every(checkpoint_every)
     return serial.solutions(problem, opts, limit=limit)
 
 
 def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = False,
-          **keywords: Unpack[Keywords]) -> int:
+          checkpoint: str | os.PathLike[str] | None = None,
+          checkpoint_every: float | None = None, **keywords: Unpack[Keywords]) -> int:
     """Count the solutions (up to ``limit``), storing none of them.
 
     When the budget runs out, :class:`~dlx.BudgetExceeded` carries the partial
@@ -97,14 +112,21 @@ def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = 
     ...                         if r + d < 8 and c + 1 - d < 8})
     >>> dlx.count(board, cache=True)
     12988816
+
+    With ``checkpoint`` (a file's path), the state of the search (its frontier and
+    the count so far) is saved there every ``checkpoint_every`` seconds (60), on
+    Ctrl-C and at the end, and a call with the same path and the same search goes on
+    from it: see :mod:`dlx.parallel.checkpoint`.
     """
     opts = Options.of("count", keywords)
-    if opts.executor is not None:
-        if serial.memo_of(cache) is not None:
+    if opts.executor is not None or checkpoint is not None:
+        if serial.cache_entries(cache) is not None:
             raise ExactCoverError("counting by caching runs in one process: give cache= or"
                                   " executor=, not both")
-        return parallel.count(serial.seeded(problem, opts.seed), opts.executor, limit=limit,
-                              **_rest(opts))
+        return parallel.count(serial.seeded(problem, opts.seed), _executor(opts), limit=limit,
+                              **_rest(opts),
+                              **_checkpoint(checkpoint, checkpoint_every, problem, opts))
+    _no_every(checkpoint_every)
     return serial.count(problem, opts, limit=limit, cache=cache)
 
 
@@ -137,6 +159,8 @@ def best(problem: ExactCover,
          weight: Callable[[Any], Number] | Mapping[Any, Number] | None = None, *,
          k: int | None = None, maximize: bool | None = None,
          bound: Callable[[SearchState], Number] | None = None,
+         checkpoint: str | os.PathLike[str] | None = None,
+         checkpoint_every: float | None = None,
          **keywords: Unpack[Keywords]) -> Any:
     """The best solution by total weight (or the ``k`` best), by branch and bound.
 
@@ -161,6 +185,9 @@ def best(problem: ExactCover,
         default is the generic bound of :class:`dlx.bound.Bound`; a
         problem-specific bound can prune much more.  It always runs on the pure
         engine.
+    checkpoint, checkpoint_every : path, seconds
+        As for :func:`count`: the best so far and the pieces left are saved, and a
+        later call resumes.
     **keywords
         As for every view (:mod:`dlx.options`); when the budget runs out,
         :class:`~dlx.BudgetExceeded` carries the best found so far (as the view
@@ -196,9 +223,11 @@ def best(problem: ExactCover,
     [(3, ('z', 'x', 'y')), (4, ('z', 'xy')), (4, ('xyz',))]
     """
     opts = Options.of("best", keywords)
-    if opts.executor is not None:
-        return parallel.best(serial.seeded(problem, opts.seed), weight, opts.executor, k=k,
-                             maximize=maximize, bound=bound, **_rest(opts))
+    if opts.executor is not None or checkpoint is not None:
+        return parallel.best(serial.seeded(problem, opts.seed), weight, _executor(opts), k=k,
+                             maximize=maximize, bound=bound, **_rest(opts),
+                             **_checkpoint(checkpoint, checkpoint_every, problem, opts))
+    _no_every(checkpoint_every)
     return serial.best(problem, weight, opts, k=k, maximize=maximize, bound=bound)
 
 
@@ -234,3 +263,26 @@ def _rest(opts: Options) -> dict[str, Any]:
     return {name: getattr(opts, name) for name in ("max_nodes", "timeout", "stats",
                                                     "heuristic", "progress", "forced",
                                                     "engine")}
+
+
+def _executor(opts: Options) -> Any:
+    """The executor of a parallel or checkpointed search: the one given, or one that
+    runs each task at once in this thread."""
+    return opts.executor if opts.executor is not None else parallel.inline()
+
+
+def _checkpoint(path: Any, every: float | None, problem: ExactCover, opts: Options
+                ) -> dict[str, Any]:
+    """``checkpoint=`` for a parallel view: the path, how often, and the problem as given
+    (with its seed), which the checkpoint's fingerprint and solutions' numbers follow."""
+    if path is None:
+        _no_every(every)
+        return {}
+    from .parallel import checkpoint
+
+    return {"checkpoint": checkpoint.spec(path, every, problem, opts.seed)}
+
+
+def _no_every(every: float | None) -> None:
+    if every is not None:
+        raise ExactCoverError("checkpoint_every goes with checkpoint=PATH")

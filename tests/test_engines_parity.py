@@ -9,6 +9,8 @@ holds both to the set-based oracle too (``oracles.plain_tree``).
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 from helpers import PINNED, dominoes, langford, pinned_instances, queens, toy
 from hypothesis import given
@@ -244,3 +246,23 @@ def test_progress_reports_the_fraction_explored():
         seen[e] = got
         assert got == sorted(got) and all(0 < f < 1 for f in got) and s.explored == 1.0
     assert len({tuple(v) for v in seen.values()}) == 1
+
+
+@given(st.one_of(problems(), colored_problems(), bounded()), st.integers(1, 30))
+def test_counting_by_caching_on_both_engines(p, entries):
+    """Issue 22: the core counts by caching too, with the pure engine's counts, nodes,
+    updates and profile, a full cache included (it warns on both)."""
+    assert both(dlx.count, p, cache=True, max_nodes=BUDGET) == dlx.count(p, max_nodes=BUDGET)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dlx.search.CacheFullWarning)
+        both(dlx.count, p, cache=entries, max_nodes=BUDGET)
+    labels = [o for o in p.options if any(i in p.primary for i in p.item_names(o))]
+    if labels:
+        both(dlx.count, p, cache=True, forced=labels[:1], max_nodes=BUDGET)
+        both(dlx.count, p, cache=True, limit=2, max_nodes=BUDGET)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_full_cache_warns_on_each_engine(engine):
+    with pytest.warns(dlx.search.CacheFullWarning):
+        assert dlx.count(dominoes(6, 6), cache=100, engine=engine) == 6728

@@ -67,6 +67,7 @@ typedef struct {
 
 struct Table;                /* core.h: the static arrays of a problem */
 struct Best;                 /* core.h: branch and bound */
+struct Memo;                 /* memo.h: counting by caching */
 
 /* The state of one search, with no Python objects in it (so the loop can run
    without the GIL): a copy of the dynamic arrays, the stack of choices, the
@@ -89,6 +90,7 @@ typedef struct {
     long long *profile;      /* profile[l]: nodes at level l */
     int plen;                /* levels with a node: profile[0..plen) */
     struct Best *bb;         /* branch and bound (mode best), else NULL */
+    struct Memo *memo;       /* counting by caching (mode count), else NULL */
     int *first_x, first_len; /* the first solution (batches) */
     /* counters and limits */
     long long nodes, updates, solutions, budget, limit, pause_at;
@@ -202,7 +204,8 @@ uncover(Ctx *c, int i, const int colored)
 }
 
 /* Node p gives its secondary item a colour: hide the options that give the item
-   another colour, mark those that agree as purified (Algorithm C's purify). */
+   another colour, mark those that agree as purified, and record the colour in the
+   item's header (Algorithm C's purify; DLX6 keys its cache on that colour). */
 static inline long long
 purify(Ctx *c, int p)
 {
@@ -216,6 +219,7 @@ purify(Ctx *c, int p)
         else
             k += hide(c, q, 1);
     }
+    COL[IDX(h)] = cc;
     return k;
 }
 
@@ -226,6 +230,7 @@ unpurify(Ctx *c, int p)
     char *nd = (char *)c->nd;
     int *COL = c->COL;
     int cc = COL[IDX(p)], h = AT(nd, p)->t;
+    COL[IDX(h)] = 0;
     for (int q = AT(nd, h)->u; q != h; q = AT(nd, q)->u) {
         if (COL[IDX(q)] < 0)
             COL[IDX(q)] = cc;

@@ -10,6 +10,7 @@
  */
 
 #include "core.h"
+#include "memo.h"
 
 /* ------------------------------------------------------------------- Run */
 
@@ -189,7 +190,7 @@ offer(Run *r, int level)
    have released the GIL) until a solution to report, the end, the budget, or a
    check point; saves its state in r and says why it stopped. */
 ALWAYS_INLINE int
-run_core_impl(Run *r, const int colored, const int multi)
+run_core_impl(Run *r, const int colored, const int multi, const int cached)
 {
     Ctx c = ctx_of(r);
     char *nd = (char *)r->nd;
@@ -199,6 +200,9 @@ run_core_impl(Run *r, const int colored, const int multi)
     const long long budget = r->budget, pause_at = r->pause_at;
     const int base = r->base;
     int why;
+    /* (counting by caching) the cache, and the signature of what is left */
+    Memo *const m = cached ? r->memo : NULL;
+    uint64_t s0 = cached ? m->s0 : 0, s1 = cached ? m->s1 : 0, k0, k1;
 
     switch (r->resume) {
     case RESUME_LEAVE:
@@ -211,6 +215,31 @@ run_core_impl(Run *r, const int colored, const int multi)
 
 enter:
     /* X2 (M2): enter level `level` */
+    if (cached && RL[0] == 0) {
+        r->solutions++;
+        if (__builtin_add_overflow(m->total, (u128)1, &m->total))
+            m->overflow = 1;
+        goto counted;
+    }
+    if (cached) {
+        /* counting by caching: what is left was met before, with `known` solutions */
+        u128 known;
+        if (multi)
+            bounded_key(m, r, &k0, &k1);
+        else {
+            k0 = s0;
+            k1 = s1;
+        }
+        if (memo_get(m, k0, k1, &known)) {
+            if (__builtin_add_overflow(m->total, known, &m->total))
+                m->overflow = 1;
+            goto counted;
+        }
+        m->lkey[2 * level] = k0;
+        m->lkey[2 * level + 1] = k1;
+        m->lfrom[level] = m->total;
+        m->lset[level] = 1;
+    }
     if (RL[0] == 0) {
         r->solutions++;
         if (r->bb)
@@ -264,12 +293,28 @@ enter:
     }
     else {
         updates += cover(&c, i, colored);
+        if (cached) {
+            s0 ^= m->Z[2 * i];
+            s1 ^= m->Z[2 * i + 1];
+        }
     }
     x[level] = AT(nd, OFF(i))->d;
     goto try_;
 
+counted:
+    /* (counting by caching) a solution, or a state met before: stop at the limit */
+    if (m->overflow || (r->limit > 0 && m->total >= (u128)r->limit)) {
+        r->resume = RESUME_LEAVE;
+        why = R_SOLUTION;
+        goto save;
+    }
+
 leave:
-    /* X8 (M9): leave level `level` */
+    /* X8 (M9): leave level `level` (counting by caching: store what was found below) */
+    if (cached && m->lset[level]) {
+        memo_put(m, m->lkey[2 * level], m->lkey[2 * level + 1], m->total - m->lfrom[level]);
+        m->lset[level] = 0;
+    }
     if (level == base) {
         r->resume = RESUME_ENTER;
         why = R_DONE;
@@ -294,6 +339,10 @@ leave:
         goto try_;
     }
     last = prev_node(nd, xl);
+    if (cached) {
+        s0 ^= m->dsig[2 * level];
+        s1 ^= m->dsig[2 * level + 1];
+    }
 undo:
     /* X6 (also after an early failure in X5): uncommit the other nodes of x_l that
        were committed, right to left, and go on to the next option of i */
@@ -319,6 +368,10 @@ try_:
         }
         else {
             uncover(&c, i, colored);
+            if (cached) {
+                s0 ^= m->Z[2 * i];
+                s1 ^= m->Z[2 * i + 1];
+            }
         }
         goto leave;
     }
@@ -361,6 +414,8 @@ x5_commit:
         level++;
         goto enter;
     }
+    if (cached)
+        commit_flip(m, &c, xl, colored, &m->dsig[2 * level], &m->dsig[2 * level + 1]);
     k = commit_option(&c, xl, &last, colored);
     if (k < 0) {
         /* early failure: an item outside x_l has no option left: to X6 */
@@ -368,6 +423,10 @@ x5_commit:
         goto undo;
     }
     updates += k;
+    if (cached) {
+        s0 ^= m->dsig[2 * level];
+        s1 ^= m->dsig[2 * level + 1];
+    }
     if (r->bb)
         add_weight(r->bb, level, r->OPT[IDX(xl)]);
     level++;
@@ -379,6 +438,10 @@ save:
     r->nodes = nodes;
     r->updates = updates;
     r->zeros = c.zeros;
+    if (cached) {
+        m->s0 = s0;
+        m->s1 = s1;
+    }
     return why;
 }
 
@@ -388,25 +451,49 @@ save:
 NOINLINE int
 run_core_plain(Run *r)
 {
-    return run_core_impl(r, 0, 0);
+    return run_core_impl(r, 0, 0, 0);
 }
 
 NOINLINE int
 run_core_colored(Run *r)
 {
-    return run_core_impl(r, 1, 0);
+    return run_core_impl(r, 1, 0, 0);
 }
 
 NOINLINE int
 run_core_bounded(Run *r)
 {
-    return run_core_impl(r, 1, 1);
+    return run_core_impl(r, 1, 1, 0);
 }
 
-/* Run the loop compiled for r's table. */
+/* And the same three counting by caching (memo.h). */
+NOINLINE int
+run_core_plain_cached(Run *r)
+{
+    return run_core_impl(r, 0, 0, 1);
+}
+
+NOINLINE int
+run_core_colored_cached(Run *r)
+{
+    return run_core_impl(r, 1, 0, 1);
+}
+
+NOINLINE int
+run_core_bounded_cached(Run *r)
+{
+    return run_core_impl(r, 1, 1, 1);
+}
+
+/* Run the loop compiled for r's table (and cache). */
 int
 dlx_run_core(Run *r)
 {
+    if (r->memo != NULL) {
+        if (r->t->multi)
+            return run_core_bounded_cached(r);
+        return r->t->colored ? run_core_colored_cached(r) : run_core_plain_cached(r);
+    }
     if (r->t->multi)
         return run_core_bounded(r);
     return r->t->colored ? run_core_colored(r) : run_core_plain(r);

@@ -6,6 +6,7 @@
  */
 
 #include "core.h"
+#include "memo.h"
 
 /* A search's status, as Search.status names it. */
 enum { ST_READY, ST_PAUSED, ST_DONE, ST_BUDGET, ST_TIMEOUT, ST_FAILED };
@@ -66,6 +67,32 @@ explored(const Run *r)
     return done + 0.5 / width;
 }
 
+/* A 128-bit count as a Python int. */
+static PyObject *
+long_of(u128 v)
+{
+    if (v >> 64 == 0)
+        return PyLong_FromUnsignedLongLong((unsigned long long)v);
+    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(v >> 64));
+    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)v);
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *out = NULL, *up = NULL;
+    if (hi != NULL && lo != NULL && shift != NULL && (up = PyNumber_Lshift(hi, shift)) != NULL)
+        out = PyNumber_Or(up, lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    Py_XDECREF(shift);
+    Py_XDECREF(up);
+    return out;
+}
+
+/* The solutions counted so far: with a cache, those of cache hits too. */
+static PyObject *
+solutions_of(const Run *r)
+{
+    return r->memo != NULL ? long_of(r->memo->total) : PyLong_FromLongLong(r->solutions);
+}
+
 /* ----------------------------------------------------------- driving */
 
 /* Write nodes, updates, solutions and profile into the stats object. */
@@ -84,7 +111,7 @@ sync_stats(SearchObject *S)
     if (v == NULL || PyObject_SetAttrString(S->stats, "updates", v) < 0)
         goto fail;
     Py_DECREF(v);
-    v = PyLong_FromLongLong(r->solutions);
+    v = solutions_of(r);
     if (v == NULL || PyObject_SetAttrString(S->stats, "solutions", v) < 0)
         goto fail;
     Py_DECREF(v);
@@ -279,18 +306,18 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"table", "labels", "mode", "max_nodes", "limit", "heuristic",
                              "progress", "stats", "weights", "ratios", "integral", "forced",
-                             "timeout", "k", "scale", NULL};
+                             "timeout", "k", "scale", "cache", NULL};
     TableObject *t;
     PyObject *labels, *progress = Py_None, *stats = Py_None, *weights = Py_None,
              *ratios = Py_None, *forced = NULL;
     const char *mode_name;
-    long long max_nodes = -1, limit = -1, scale = 1;
+    long long max_nodes = -1, limit = -1, scale = 1, cache = 0;
     int heuristic = 0, integral = 0, k = 1;
     double timeout = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiL:Search", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiLL:Search", kwlist,
                                      &dlx_Table_Type, &t, &labels, &mode_name, &max_nodes, &limit,
                                      &heuristic, &progress, &stats, &weights, &ratios,
-                                     &integral, &forced, &timeout, &k, &scale))
+                                     &integral, &forced, &timeout, &k, &scale, &cache))
         return NULL;
     if (k < 1 || (integral && scale < 1)) {
         PyErr_SetString(PyExc_ValueError, "k and scale must be at least 1");
@@ -306,6 +333,10 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     else {
         PyErr_Format(PyExc_ValueError, "unknown mode %s: use count, solutions or best",
                      mode_name);
+        return NULL;
+    }
+    if (cache < 0 || (cache > 0 && mode != MODE_COUNT)) {
+        PyErr_SetString(PyExc_ValueError, "cache (entries, 0: none) is for mode count only");
         return NULL;
     }
     if (heuristic != 0 && heuristic != 1) {
@@ -369,6 +400,14 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (placed == DEAD)
         r->level++;                  /* the root, at the level after the forced options */
     dlx_run_start(r);
+    if (cache > 0) {
+        r->memo = dlx_memo_new(r, (size_t)cache);
+        if (r->memo == NULL) {
+            Py_DECREF(S);
+            return PyErr_NoMemory();
+        }
+        dlx_memo_start(r->memo, r);
+    }
     S->clash = placed == CLASH;
     S->dead = placed == DEAD;
     r->budget = max_nodes < 1 ? -1 : max_nodes;
@@ -404,6 +443,7 @@ Search_dealloc(SearchObject *S)
     Py_XDECREF(S->table);
     PyMem_Free(S->run.block);
     PyMem_Free(S->bblock);
+    dlx_memo_free(S->run.memo);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
@@ -447,7 +487,7 @@ Search_count(SearchObject *S, PyObject *unused)
         return NULL;
     if (!is_over(S) && drive(S) < 0)
         return NULL;
-    return PyLong_FromLongLong(S->run.solutions);
+    return solutions_of(&S->run);
 }
 
 static PyObject *
@@ -541,7 +581,20 @@ Search_get_updates(SearchObject *S, void *closure)
 static PyObject *
 Search_get_solutions(SearchObject *S, void *closure)
 {
-    return PyLong_FromLongLong(S->run.solutions);
+    return solutions_of(&S->run);
+}
+
+/* (counting by caching) what happened to the cache: its entries, whether it filled
+   up, whether a count grew past 128 bits. */
+static PyObject *
+Search_get_cache(SearchObject *S, void *closure)
+{
+    const Memo *m = S->run.memo;
+    if (m == NULL)
+        Py_RETURN_NONE;
+    return Py_BuildValue("{s:n,s:O,s:O}", "entries", (Py_ssize_t)m->count, "full",
+                         m->full ? Py_True : Py_False, "overflow",
+                         m->overflow ? Py_True : Py_False);
 }
 
 static PyMethodDef Search_methods[] = {
@@ -563,6 +616,8 @@ static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "nodes visited so far", NULL},
     {"updates", (getter)Search_get_updates, NULL, "link updates so far", NULL},
     {"solutions", (getter)Search_get_solutions, NULL, "solutions reached so far", NULL},
+    {"cache", (getter)Search_get_cache, NULL,
+     "counting by caching: {'entries': n, 'full': bool, 'overflow': bool}, or None", NULL},
     {NULL},
 };
 
@@ -574,9 +629,10 @@ PyTypeObject dlx_Search_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Search(table, labels, mode, *, max_nodes=-1, limit=-1, heuristic=0,\n"
               "       progress=None, stats=None, weights=None, ratios=None, integral=False,\n"
-              "       forced=None, timeout=-1.0, k=1, scale=1)\n\n"
+              "       forced=None, timeout=-1.0, k=1, scale=1, cache=0)\n\n"
               "One search over its own copy of a Table: mode 'count', 'solutions' or 'best';\n"
-              "forced: nodes of options chosen first (a clash: no solution).",
+              "forced: nodes of options chosen first (a clash: no solution); cache: count by\n"
+              "caching, keeping at most that many entries (0: a plain count).",
     .tp_traverse = (traverseproc)Search_traverse,
     .tp_clear = (inquiry)Search_clear,
     .tp_new = Search_new,

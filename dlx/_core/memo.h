@@ -1,0 +1,166 @@
+/* dlx._core's counting by caching (Knuth's DLX6; dlx/memo.py is the reference):
+ * the number of solutions below each state met, keyed by a 128-bit signature of
+ * what is left, so that a search that meets the same state again adds the count
+ * without searching.
+ *
+ * The signature is the one dlx.memo defines, computed the same way in spirit (its
+ * values differ; only which states are equal matters, and that is the same):
+ *
+ *  - Algorithm C: Zobrist's XOR of a random number per item still in the item
+ *    lists, and per (item, colour) for a secondary item purified with that colour
+ *    (its header holds the colour, as in DLX6).  The loop keeps it up to date: X4
+ *    and X7 flip the item chosen; X5 flips what committing x_l changes (computed
+ *    before the commit and kept per level, since purifying rewrites colours), X6
+ *    flips it back.  O(1) per node besides the walk over x_l's nodes.
+ *  - Algorithm M: read off the links at each node (as dlx.memo does): the
+ *    uncovered primary items with their bounds, the uncovered secondary items with
+ *    their colours, and the set of options left in the primary items' lists.
+ *
+ * Two different states share a signature with probability 2**-128 per pair.
+ * The table keeps at most `limit` entries (then `full`, and no more are stored);
+ * counts are 128-bit, and a count past that sets `overflow` (the view then counts
+ * on the pure engine, whose ints are unbounded).
+ */
+
+#ifndef DLX_MEMO_H
+#define DLX_MEMO_H
+
+#include "core.h"
+
+typedef unsigned __int128 u128;
+
+typedef struct Memo {
+    /* the table: open addressing, linear probing */
+    uint64_t *keys;          /* 2 per slot */
+    u128 *vals;
+    unsigned char *used;
+    size_t cap, count, limit;
+    int full, overflow;
+    /* the signature (Algorithm C), and per item its random number */
+    uint64_t *Z;             /* 2 per item 0..N+1 */
+    uint64_t s0, s1;
+    /* per level */
+    uint64_t *lkey;          /* 2 per level: what was left when the level was entered */
+    u128 *lfrom;             /* the solutions counted by then */
+    unsigned char *lset;     /* the level will store its count when left */
+    uint64_t *dsig;          /* 2 per level: what committing x_l flipped */
+    /* (M) the options seen by the key walk */
+    int *stamp, now;
+    u128 total;              /* every solution counted, those of cache hits included */
+} Memo;
+
+DLX_HIDDEN Memo *dlx_memo_new(const Run *r, size_t limit);
+DLX_HIDDEN void dlx_memo_free(Memo *m);
+/* The signature of the state r is in (after the forced options): a walk. */
+DLX_HIDDEN void dlx_memo_start(Memo *m, const Run *r);
+DLX_HIDDEN void dlx_memo_grow(Memo *m);
+
+/* splitmix64's finaliser: the random numbers are mixes of their index and a seed. */
+ALWAYS_INLINE uint64_t
+mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* The random numbers of (item, value): a colour given to a secondary item, a bound
+   of a primary item, an option left; `kind` keeps the families apart. */
+ALWAYS_INLINE void
+flip_pair(uint64_t *s0, uint64_t *s1, uint64_t kind, uint64_t i, uint64_t v)
+{
+    uint64_t z = (i << 32) ^ (v & 0xffffffffULL) ^ (kind << 60);
+    *s0 ^= mix64(z ^ 0x243f6a8885a308d3ULL);
+    *s1 ^= mix64(z ^ 0x13198a2e03707344ULL);
+}
+
+enum { SIG_HUE = 1, SIG_BOUND = 2, SIG_OPTION = 3, SIG_SECONDARY = 4 };
+
+/* What committing the other nodes of option x flips in the signature (Algorithm C):
+   an uncoloured node's item leaves the item list; a coloured one's item gets the
+   colour; a purified one (COLOR -1) changes nothing. */
+ALWAYS_INLINE void
+commit_flip(const Memo *m, const Ctx *c, int x, const int colored, uint64_t *d0,
+            uint64_t *d1)
+{
+    const char *nd = (const char *)c->nd;
+    uint64_t a = 0, b = 0;
+    for (int q = next_node(nd, x); q != x; q = next_node(nd, q)) {
+        int j = IDX(AT(nd, q)->t), cc = colored ? c->COL[IDX(q)] : 0;
+        if (cc == 0) {
+            a ^= m->Z[2 * j];
+            b ^= m->Z[2 * j + 1];
+        }
+        else if (cc > 0)
+            flip_pair(&a, &b, SIG_HUE, (uint64_t)j, (uint64_t)cc);
+    }
+    *d0 = a;
+    *d1 = b;
+}
+
+/* (M) The key of what is left, read off the links. */
+ALWAYS_INLINE void
+bounded_key(Memo *m, const Run *r, uint64_t *k0, uint64_t *k1)
+{
+    const char *nd = (const char *)r->nd;
+    const int *RL = r->RL, head = r->t->N + 1;
+    uint64_t a = 0, b = 0;
+    int now = ++m->now;
+    for (int j = RL[0]; j != 0; j = RL[j]) {
+        flip_pair(&a, &b, SIG_BOUND, (uint64_t)j, (uint64_t)r->BOUND[j]);
+        const int h = OFF(j);
+        for (int q = AT(nd, h)->d; q != h; q = AT(nd, q)->d) {
+            int o = r->OPT[IDX(q)];
+            if (m->stamp[o] != now) {
+                m->stamp[o] = now;
+                flip_pair(&a, &b, SIG_OPTION, (uint64_t)o, 0);
+            }
+        }
+    }
+    for (int j = RL[head]; j != head; j = RL[j])
+        flip_pair(&a, &b, SIG_SECONDARY, (uint64_t)j, (uint64_t)r->COL[j]);
+    *k0 = a;
+    *k1 = b;
+}
+
+/* The count stored under key (k0, k1): 1 and *val, or 0 when there is none. */
+ALWAYS_INLINE int
+memo_get(const Memo *m, uint64_t k0, uint64_t k1, u128 *val)
+{
+    size_t mask = m->cap - 1;
+    for (size_t s = (size_t)k0 & mask; m->used[s]; s = (s + 1) & mask) {
+        if (m->keys[2 * s] == k0 && m->keys[2 * s + 1] == k1) {
+            *val = m->vals[s];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Store the count under key (k0, k1) (the search never stores a key twice). */
+ALWAYS_INLINE void
+memo_put(Memo *m, uint64_t k0, uint64_t k1, u128 val)
+{
+    if (m->count >= m->limit) {
+        m->full = 1;
+        return;
+    }
+    if (2 * (m->count + 1) > m->cap) {
+        dlx_memo_grow(m);
+        if (2 * (m->count + 1) > m->cap) {      /* no memory for more: full */
+            m->full = 1;
+            return;
+        }
+    }
+    size_t mask = m->cap - 1, s = (size_t)k0 & mask;
+    while (m->used[s])
+        s = (s + 1) & mask;
+    m->used[s] = 1;
+    m->keys[2 * s] = k0;
+    m->keys[2 * s + 1] = k1;
+    m->vals[s] = val;
+    m->count++;
+}
+
+#endif /* DLX_MEMO_H */
