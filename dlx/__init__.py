@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from .search import SearchState
     from .verify import is_exact_cover, why_not
     from .views import best, count, first, is_unique, solutions, trace
+    from .zdd import ZDD
 else:
     _ModuleType = type(_sys)
 del TYPE_CHECKING
@@ -66,6 +67,7 @@ __all__ = [
     "read_dlx", "write_dlx", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
+    "ZDD",
 ]
 
 # The module of each public name (dlx.split lives in dlx.parallel, the biggest module).
@@ -84,6 +86,7 @@ _HOME = {
     "is_exact_cover": "verify", "why_not": "verify",
     "best": "views", "count": "views", "first": "views", "is_unique": "views",
     "solutions": "views", "trace": "views",
+    "ZDD": "zdd",
 }
 
 # The modules that loading every public name brings in: ``dlx.search`` and the like
