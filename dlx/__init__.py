@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from .problem import Colored, ExactCover
     from .search import SearchState
     from .verify import is_exact_cover, why_not
-    from .views import best, count, first, is_unique, solutions, trace
+    from .views import best, count, first, is_unique, solutions, trace, zdd
     from .zdd import ZDD
 else:
     _ModuleType = type(_sys)
@@ -67,7 +67,7 @@ __all__ = [
     "read_dlx", "write_dlx", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
-    "ZDD",
+    "ZDD", "zdd",
 ]
 
 # The module of each public name (dlx.split lives in dlx.parallel, the biggest module).
@@ -85,7 +85,7 @@ _HOME = {
     "SearchState": "search",
     "is_exact_cover": "verify", "why_not": "verify",
     "best": "views", "count": "views", "first": "views", "is_unique": "views",
-    "solutions": "views", "trace": "views",
+    "solutions": "views", "trace": "views", "zdd": "views",
     "ZDD": "zdd",
 }
 

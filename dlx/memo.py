@@ -7,8 +7,13 @@ dance covers and purifies items.  :func:`dlx.count` with ``cache=`` uses it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .dance import Dance
 from .links import Links
+
+if TYPE_CHECKING:
+    from .zdd import ZDDBuilder
 
 __all__ = ["Memo", "SignedDance", "CacheFullWarning", "ENTRY_BYTES"]
 
@@ -38,19 +43,27 @@ class Memo:
     stored); each costs at most :data:`ENTRY_BYTES`.
     """
 
-    def __init__(self, links: Links, limit: int) -> None:
+    def __init__(self, links: Links, limit: int, diagram: ZDDBuilder | None = None) -> None:
         self.table: dict[int | bytes, int] = {}
         self.limit = limit
         self.full = False
+        # (dlx.zdd) the builder of the diagram of all solutions, the diagram of each
+        # state stored, and the last one finished (the root's, when the search is over)
+        self.diagram = diagram
+        self.nodes: dict[int | bytes, int] = {}
+        self.last = 0
 
     def dance(self, links: Links) -> Dance:
         """The dance of a search that uses this cache: one that keeps the signature."""
         return Dance(links) if links.multi else SignedDance(links)
 
     def key(self, dance: Dance) -> int | bytes:
-        """What is left, as a signature: the uncovered items and the colours given to
-        them (a purified item's header holds its colour, as in Knuth's DLX6: the colour
-        decides which options remain even when none of its own are left).
+        """What is left, as a signature: the uncovered primary items, and the uncovered
+        secondary items that some option left still uses, with the colours given to
+        them (a purified item's header holds its colour, as in Knuth's DLX6: the
+        colour decides which options remain even when none of its own are left).  A
+        secondary item no option left uses is left out, as DLX6 leaves it out: it
+        can no longer tell two states apart.
 
         With bounds (Algorithm M, which DLX6 does not have), also how many more times
         each uncovered primary item may be covered, and which options are left:
@@ -58,10 +71,18 @@ class Memo:
         level leaves the lists of the options tried after it.  That key is read off
         the links and digested (BLAKE2b, 128 bits), so it costs O(what is left) time
         but still a fixed size."""
-        if isinstance(dance, SignedDance):
-            return dance.signature
         t = dance.links
-        RL, COLOR, D, OPT, BOUND = t.RLINK, t.COLOR, t.DLINK, t.OPT, t.BOUND
+        RL, COLOR, D = t.RLINK, t.COLOR, t.DLINK
+        head = t.N + 1
+        if isinstance(dance, SignedDance):
+            key = dance.signature
+            j = RL[head]
+            while j != head:
+                if _used(t, j):
+                    key ^= dance.hue(j, COLOR[j])
+                j = RL[j]
+            return key
+        OPT, BOUND = t.OPT, t.BOUND
         parts: list[int] = []
         options: set[int] = set()
         j = RL[0]
@@ -73,18 +94,20 @@ class Memo:
                 q = D[q]
             j = RL[j]
         parts.append(-1)
-        head = t.N + 1
         j = RL[head]
         while j != head:
-            parts += (j, COLOR[j])
+            if _used(t, j):
+                parts += (j, COLOR[j])
             j = RL[j]
         parts.append(-1)
         parts += sorted(options)
         return _digest(parts)
 
-    def store(self, key: int | bytes, count: int) -> None:
+    def store(self, key: int | bytes, count: int, node: int | None = None) -> None:
         if len(self.table) < self.limit:
             self.table[key] = count
+            if node is not None:
+                self.nodes[key] = node
         elif not self.full:
             self.full = True
             import warnings
@@ -98,6 +121,34 @@ class Memo:
 ENTRY_BYTES = 200
 
 
+def _used(t: Links, j: int) -> bool:
+    """Does some option left use secondary item j?  (DLX6 keeps this as j's LEN.)  An
+    unpurified item's list holds only options left (a hidden option's nodes leave
+    it); a purified item's list keeps the nodes of its colour, purified, whose options
+    may have gone since (their nodes outside purified items are unlinked, and their
+    primary items covered or unlinked)."""
+    D = t.DLINK
+    if t.COLOR[j] == 0:
+        return D[j] != j
+    q = D[j]
+    while q != j:
+        if t.COLOR[q] < 0 and _left(t, q):
+            return True
+        q = D[q]
+    return False
+
+
+def _left(t: Links, q: int) -> bool:
+    """Is the option of node q still left: every primary item of it uncovered, and its
+    nodes there still in their lists?"""
+    U, D, RL, LL, TOP, n1 = t.ULINK, t.DLINK, t.RLINK, t.LLINK, t.TOP, t.N1
+    for r in t.ROW[q]:
+        i = TOP[r]
+        if i <= n1 and (D[U[r]] != r or RL[LL[i]] != i):
+            return False
+    return True
+
+
 def _digest(parts: list[int]) -> bytes:
     """A 128-bit digest of a list of ints (BLAKE2b)."""
     import hashlib
@@ -107,12 +158,12 @@ def _digest(parts: list[int]) -> bytes:
 
 
 class SignedDance(Dance):
-    """The dance steps, keeping Zobrist's signature of the uncovered items and the
-    colours given to them (:class:`Memo`): ``signature`` is the XOR of ``ITEM[i]``
-    for every item i in the item list and of ``hue(i, c)`` for every secondary item i
-    purified with colour c.  In Algorithm C the item list changes only in ``cover``
-    and ``uncover``, and colours only in ``purify`` and ``unpurify``, so those four
-    keep it.  Algorithm C only (with bounds, Memo reads the links)."""
+    """The dance steps, keeping Zobrist's signature of the uncovered primary items
+    (:class:`Memo`): ``signature`` is the XOR of ``ITEM[i]`` for every primary item i
+    in the item list.  In Algorithm C that list changes only in ``cover`` and
+    ``uncover``, so those two keep it.  (The secondary items and their colours are
+    read off the links when a key is made: an item counts only while some option
+    uses it.)  Algorithm C only (with bounds, Memo reads the whole key off the links)."""
 
     __slots__ = ("signature", "ITEM", "HUE", "rng")
 
@@ -121,18 +172,17 @@ class SignedDance(Dance):
         import random
 
         self.rng = random.Random(0x5EED)
-        self.ITEM = [self.rng.getrandbits(128) for _ in range(links.N + 1)]
+        self.ITEM = [self.rng.getrandbits(128) for _ in range(links.N1 + 1)]
         self.HUE: dict[tuple[int, int], int] = {}
         self.signature = 0
-        RL, head = links.RLINK, links.N + 1
-        for first, end in ((RL[0], 0), (RL[head], head)):      # primary, then secondary
-            i = first
-            while i != end:
-                self.signature ^= self.ITEM[i]
-                i = RL[i]
+        RL = links.RLINK
+        i = RL[0]
+        while i != 0:
+            self.signature ^= self.ITEM[i]
+            i = RL[i]
 
     def hue(self, i: int, color: int) -> int:
-        """The random number of item i purified with colour ``color``."""
+        """The random number of secondary item i with colour ``color`` (0: none)."""
         z = self.HUE.get((i, color))
         if z is None:
             z = self.HUE[i, color] = self.rng.getrandbits(128)
@@ -140,18 +190,10 @@ class SignedDance(Dance):
 
     def cover(self, i: int) -> None:
         super().cover(i)
-        self.signature ^= self.ITEM[i]              # i left the item list
+        if i <= self.N1:
+            self.signature ^= self.ITEM[i]          # i left the item list
 
     def uncover(self, i: int, relink: bool = True) -> None:
         super().uncover(i, relink)
-        if relink:
+        if relink and i <= self.N1:
             self.signature ^= self.ITEM[i]
-
-    def purify(self, p: int) -> None:
-        super().purify(p)
-        self.signature ^= self.hue(self.TOP[p], self.COLOR[self.TOP[p]])
-
-    def unpurify(self, p: int) -> None:
-        i = self.TOP[p]
-        self.signature ^= self.hue(i, self.COLOR[i])
-        super().unpurify(p)

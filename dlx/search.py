@@ -205,6 +205,8 @@ class _Search:
         self.score: list[Any] = [0] * (levels + 1)
         self.profile = [0] * (levels + 1)
         self.state = SearchState(t, self.x)         # what a bound hook sees
+        self.zdd = None if memo is None else memo.diagram   # (a ZDD) its builder
+        self.zres = [0] * (levels + 1)              # (a ZDD) zres[l]: the diagram at level l
         self.pause = _Pause()
         self.base = self.updates0 = 0
         stats.nodes = stats.updates = stats.solutions = 0
@@ -222,6 +224,7 @@ class _Search:
             self.memo_from += [0] * more
             self.score += [0] * more
             self.profile += [0] * more
+            self.zres += [0] * more
             self.state = SearchState(self.links, self.x)
         level, self.updates0, placed = _place_forced(
             self.dance, forced, self.choose, self.x, self.first, self.score, self.bb)
@@ -241,6 +244,8 @@ class _Search:
         """X2 (M2): what the solution x[0..level-1] yields in this mode (None: nothing,
         a solution that is not among the k best)."""
         self.stats.solutions += 1
+        if self.zdd is not None:
+            self.zres[level] = 1                    # the family of the empty solution, ⊤
         mode = self.mode
         if mode == "count":
             return 1
@@ -257,20 +262,37 @@ class _Search:
     def recall(self, level: int) -> int | None:
         """Counting by caching: the solutions below what is left, when it was met
         before (else None, and level ``level`` will store its count when left)."""
-        assert self.memo is not None
-        key = self.memo.key(self.dance)
-        known = self.memo.table.get(key)
+        memo = self.memo
+        assert memo is not None
+        key = memo.key(self.dance)
+        known = memo.table.get(key)
         if known is None:
             self.memo_key[level], self.memo_from[level] = key, self.stats.solutions
         else:
             self.stats.solutions += known
+        if self.zdd is not None:                    # (a ZDD) the diagram met before, or
+            self.zres[level] = 0 if known is None else memo.nodes[key]  # a chain to come
         return known
 
     def remember(self, level: int) -> None:
-        """Counting by caching, at X8 (M9): store the solutions found below level."""
-        if self.memo is not None and self.memo_key[level] is not None:
-            self.memo.store(self.memo_key[level], self.stats.solutions - self.memo_from[level])
+        """Counting by caching, at X8 (M9): store the solutions found below level (and
+        for a ZDD, the diagram: the chain of the options of the level's item)."""
+        memo = self.memo
+        assert memo is not None
+        if self.zdd is not None:
+            memo.last = self.zres[level]
+        if self.memo_key[level] is not None:
+            memo.store(self.memo_key[level], self.stats.solutions - self.memo_from[level],
+                       self.zres[level] if self.zdd is not None else None)
             self.memo_key[level] = None
+
+    def join(self, level: int) -> None:
+        """(a ZDD) Back at ``level`` from below x_l: add x_l's node to the level's chain,
+        its ``hi`` the diagram below it (as DLX6 builds it)."""
+        if self.zdd is not None:
+            x = self.x[level]
+            self.zres[level] = self.zdd.make(self.links.OPT[x], self.zres[level],
+                                             self.zres[level + 1])
 
     def hopeless(self, level: int) -> bool:
         """Branch and bound at X3 (M3): can no completion of x[0..level-1] beat the
@@ -348,12 +370,15 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
                     # X8: leave level `level`
                     if tracing:
                         yield from _pause(pause, Backtrack(level))
-                    s.remember(level)
+                    if memo is not None:
+                        s.remember(level)
                     if level == base:
                         pause.on = True
                         s.stats.explored = 1.0
                         return
                     level -= 1
+                    if memo is not None:
+                        s.join(level)                       # (a ZDD: x_l's chain node)
                     i, holding = TOP[x[level]], True       # back to X6 at the level above
                     rest = CYCLIC[x[level]] or others(t, x[level])
                     committed = len(rest)
@@ -468,7 +493,8 @@ def _algorithm_m(s: _Search) -> Generator[Any, None, None]:
                     # M9: leave level `level`
                     if tracing:
                         yield from _pause(pause, Backtrack(level))
-                    s.remember(level)
+                    if memo is not None:
+                        s.remember(level)
                     if level == base:
                         pause.on = True
                         s.stats.explored = 1.0

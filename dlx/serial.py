@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import engine as _engine
 from .bound import Bound, Number, SearchState
@@ -31,7 +31,11 @@ from .options import Options, check_positive
 from .problem import ExactCover
 from .search import run
 
-__all__ = ["Request", "solutions", "count", "first", "best", "trace", "weights_of", "seeded"]
+if TYPE_CHECKING:
+    from .zdd import ZDD
+
+__all__ = ["Request", "solutions", "count", "first", "best", "trace", "zdd", "weights_of",
+           "seeded"]
 
 
 class Request:
@@ -276,6 +280,33 @@ def weights_of(links: Links, weight: Callable[[Any], Number] | Mapping[Any, Numb
             raise ExactCoverError("a weight is too large to be added to float weights"
                                   " (use ints or Fractions for exact scores)") from None
     return out
+
+
+def zdd(problem: ExactCover, opts: Options, *, cache: bool | int = True) -> ZDD:
+    """:func:`dlx.zdd` here: counting by caching, building the diagram as it goes."""
+    from .zdd import ZDDBuilder
+
+    entries = cache_entries(cache) or CACHE_ENTRIES
+    req = Request(problem, opts, python_only=True)
+    links = req.links
+    if links.multi:
+        raise ExactCoverError("the ZDD of a problem with bounds on items is not built (Knuth's"
+                              " DLX6 has none either); count it with dlx.count(cache=True)")
+    builder = ZDDBuilder(links.labels)
+    memo = Memo(links, entries, builder)
+    search = req.run("count", memo=memo)
+    try:
+        for _ in search:
+            pass
+    except BudgetExceeded as e:
+        e.frontier = None           # (the diagram is not half built: there is none)
+        raise
+    finally:
+        search.close()
+    root = memo.last if req.stats.nodes else 0      # (forced options that clash: none)
+    for f in reversed(req.forced):                  # the forced options come first
+        root = builder.make(f, 0, root)
+    return builder.finish(root)
 
 
 def trace(problem: ExactCover, opts: Options) -> Iterator[Event]:

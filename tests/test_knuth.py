@@ -78,3 +78,21 @@ def test_matrices_with_every_row_and_column_sum_two(n, count):
     if n >= 4:
         dlx.count(p, stats=plain, engine=ENGINES[-1])
         assert cached.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ANSWERS if "dlx6" in ANSWERS[n]))
+def test_counting_by_caching_visits_dlx6s_nodes(name):
+    """Issue 22: both engines count by caching as DLX6 does: its count and its search
+    nodes (the cache keyed by the uncovered primary items and the secondary items some
+    option left uses, with their colours); the ZDD has no more nodes than DLX6's."""
+    want = ANSWERS[name]["dlx6"]
+    p = load(name)
+    seen = set()
+    for engine in ENGINES:
+        s = dlx.Stats()
+        assert dlx.count(p, cache=True, stats=s, engine=engine) == want["count"]
+        assert s.nodes == want["nodes"]
+        seen.add((s.nodes, s.updates, tuple(s.profile)))
+    assert len(seen) == 1, "the engines disagree"
+    z = dlx.zdd(p)
+    assert z.count() == want["count"] and z.nodes <= want["zdd_nodes"]

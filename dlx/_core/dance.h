@@ -136,8 +136,10 @@ hide(Ctx *c, int p, const int colored)
     long long k = 0;
     for (int r; (r = *w) != rel; w++) {
         const Node *n = (const Node *)(fb + r);
-        if (colored && c->COL[IDX((int)(fb + r - nd))] < 0)
+        if (colored && c->COL[IDX((int)(fb + r - nd))] < 0) {
+            LEN_OF(nd, n->t)--;          /* purified: stays linked, but its option is gone */
             continue;
+        }
         int u = n->u, d = n->d, t = n->t;
         AT(nd, u)->d = d;
         AT(nd, d)->u = u;
@@ -162,8 +164,10 @@ unhide(Ctx *c, int p, const int colored)
     for (int r; (r = *w) != rel; w++) {
         int q = f + r;
         const Node *n = AT(nd, q);
-        if (colored && c->COL[IDX(q)] < 0)
+        if (colored && c->COL[IDX(q)] < 0) {
+            LEN_OF(nd, n->t)++;
             continue;
+        }
         int u = n->u, d = n->d, t = n->t;
         AT(nd, u)->d = q;
         AT(nd, d)->u = q;
@@ -205,21 +209,26 @@ uncover(Ctx *c, int i, const int colored)
 
 /* Node p gives its secondary item a colour: hide the options that give the item
    another colour, mark those that agree as purified, and record the colour in the
-   item's header (Algorithm C's purify; DLX6 keys its cache on that colour). */
+   item's header (Algorithm C's purify; DLX6 keys its cache on that colour).  The
+   item's LEN counts the options left that use it, as DLX6 keeps it: the nodes of
+   the options hidden stay in its list, but no longer count. */
 static inline long long
 purify(Ctx *c, int p)
 {
     char *nd = (char *)c->nd;
     int *COL = c->COL;
-    int cc = COL[IDX(p)], h = AT(nd, p)->t;
+    int cc = COL[IDX(p)], h = AT(nd, p)->t, gone = 0;
     long long k = 0;
     for (int q = AT(nd, h)->d; q != h; q = AT(nd, q)->d) {
         if (COL[IDX(q)] == cc)
             COL[IDX(q)] = -1;
-        else
+        else {
             k += hide(c, q, 1);
+            gone++;
+        }
     }
     COL[IDX(h)] = cc;
+    LEN_OF(nd, h) -= gone;
     return k;
 }
 
@@ -229,14 +238,17 @@ unpurify(Ctx *c, int p)
 {
     char *nd = (char *)c->nd;
     int *COL = c->COL;
-    int cc = COL[IDX(p)], h = AT(nd, p)->t;
+    int cc = COL[IDX(p)], h = AT(nd, p)->t, back = 0;
     COL[IDX(h)] = 0;
     for (int q = AT(nd, h)->u; q != h; q = AT(nd, q)->u) {
         if (COL[IDX(q)] < 0)
             COL[IDX(q)] = cc;
-        else
+        else {
             unhide(c, q, 1);
+            back++;
+        }
     }
+    LEN_OF(nd, h) += back;
 }
 
 /* Algorithm C's commit of node q: cover its item when q has no colour, purify it

@@ -229,6 +229,7 @@ enter:
         else {
             k0 = s0;
             k1 = s1;
+            secondary_key(r, &k0, &k1);
         }
         if (memo_get(m, k0, k1, &known)) {
             if (__builtin_add_overflow(m->total, known, &m->total))
@@ -415,7 +416,7 @@ x5_commit:
         goto enter;
     }
     if (cached)
-        commit_flip(m, &c, xl, colored, &m->dsig[2 * level], &m->dsig[2 * level + 1]);
+        commit_flip(m, &c, xl, r->N1, &m->dsig[2 * level], &m->dsig[2 * level + 1]);
     k = commit_option(&c, xl, &last, colored);
     if (k < 0) {
         /* early failure: an item outside x_l has no option left: to X6 */

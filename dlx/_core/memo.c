@@ -90,22 +90,16 @@ dlx_memo_grow(Memo *m)
     m->cap = cap;
 }
 
-/* The signature of the state run r stands in (Algorithm C): the items in the item
-   lists, and the colours of the secondary items purified (their headers hold them). */
+/* The signature of the state run r stands in (Algorithm C): the primary items in the
+   item list (the secondary ones are read off the links for each key). */
 void
 dlx_memo_start(Memo *m, const Run *r)
 {
-    const int *RL = r->RL, head = r->t->N + 1;
+    const int *RL = r->RL;
     uint64_t a = 0, b = 0;
     for (int j = RL[0]; j != 0; j = RL[j]) {
         a ^= m->Z[2 * j];
         b ^= m->Z[2 * j + 1];
-    }
-    for (int j = RL[head]; j != head; j = RL[j]) {
-        a ^= m->Z[2 * j];
-        b ^= m->Z[2 * j + 1];
-        if (r->COL[j] > 0)
-            flip_pair(&a, &b, SIG_HUE, (uint64_t)j, (uint64_t)r->COL[j]);
     }
     m->s0 = a;
     m->s1 = b;

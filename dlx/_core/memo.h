@@ -6,12 +6,12 @@
  * The signature is the one dlx.memo defines, computed the same way in spirit (its
  * values differ; only which states are equal matters, and that is the same):
  *
- *  - Algorithm C: Zobrist's XOR of a random number per item still in the item
- *    lists, and per (item, colour) for a secondary item purified with that colour
- *    (its header holds the colour, as in DLX6).  The loop keeps it up to date: X4
- *    and X7 flip the item chosen; X5 flips what committing x_l changes (computed
- *    before the commit and kept per level, since purifying rewrites colours), X6
- *    flips it back.  O(1) per node besides the walk over x_l's nodes.
+ *  - Algorithm C: Zobrist's XOR of a random number per primary item still in the
+ *    item list, which the loop keeps up to date (X4 and X7 flip the item chosen;
+ *    X5 flips the primary items of x_l, X6 flips them back), and, read off the
+ *    links for each key, per secondary item in the list that some option left
+ *    uses (LEN > 0, as DLX6 keeps LEN), a random number for it and its colour
+ *    (purify records the colour in its header, as DLX6 does).
  *  - Algorithm M: read off the links at each node (as dlx.memo does): the
  *    uncovered primary items with their bounds, the uncovered secondary items with
  *    their colours, and the set of options left in the primary items' lists.
@@ -78,25 +78,35 @@ flip_pair(uint64_t *s0, uint64_t *s1, uint64_t kind, uint64_t i, uint64_t v)
 enum { SIG_HUE = 1, SIG_BOUND = 2, SIG_OPTION = 3, SIG_SECONDARY = 4 };
 
 /* What committing the other nodes of option x flips in the signature (Algorithm C):
-   an uncoloured node's item leaves the item list; a coloured one's item gets the
-   colour; a purified one (COLOR -1) changes nothing. */
+   its primary items leave the item list.  (The secondary items are read off the
+   links for each key: secondary_key.) */
 ALWAYS_INLINE void
-commit_flip(const Memo *m, const Ctx *c, int x, const int colored, uint64_t *d0,
-            uint64_t *d1)
+commit_flip(const Memo *m, const Ctx *c, int x, int n1, uint64_t *d0, uint64_t *d1)
 {
     const char *nd = (const char *)c->nd;
     uint64_t a = 0, b = 0;
     for (int q = next_node(nd, x); q != x; q = next_node(nd, q)) {
-        int j = IDX(AT(nd, q)->t), cc = colored ? c->COL[IDX(q)] : 0;
-        if (cc == 0) {
+        int j = IDX(AT(nd, q)->t);
+        if (j <= n1) {
             a ^= m->Z[2 * j];
             b ^= m->Z[2 * j + 1];
         }
-        else if (cc > 0)
-            flip_pair(&a, &b, SIG_HUE, (uint64_t)j, (uint64_t)cc);
     }
     *d0 = a;
     *d1 = b;
+}
+
+/* Flip in the secondary items still in the item list that some option left uses
+   (LEN > 0, as DLX6 counts it: purify and hide keep it), with their colours: an item
+   no option uses can no longer tell two states apart, and DLX6 leaves it out. */
+ALWAYS_INLINE void
+secondary_key(const Run *r, uint64_t *a, uint64_t *b)
+{
+    const char *nd = (const char *)r->nd;
+    const int *RL = r->RL, head = r->t->N + 1;
+    for (int j = RL[head]; j != head; j = RL[j])
+        if (LEN_OF(nd, OFF(j)) > SECONDARY_BIAS)
+            flip_pair(a, b, SIG_SECONDARY, (uint64_t)j, (uint64_t)r->COL[j]);
 }
 
 /* (M) The key of what is left, read off the links. */
@@ -118,8 +128,7 @@ bounded_key(Memo *m, const Run *r, uint64_t *k0, uint64_t *k1)
             }
         }
     }
-    for (int j = RL[head]; j != head; j = RL[j])
-        flip_pair(&a, &b, SIG_SECONDARY, (uint64_t)j, (uint64_t)r->COL[j]);
+    secondary_key(r, &a, &b);
     *k0 = a;
     *k1 = b;
 }
