@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 from .links import Links
 
-__all__ = ["Dance", "others", "choose_mrv", "choose_first", "choose_bounded", "degree",
-           "first_empty", "LOOKAHEAD"]
+__all__ = ["Dance", "others", "choose_mrv", "choose_first", "choose_bounded", "choose_sharp",
+           "choose_bounded_sharp", "Weighted", "degree", "first_empty", "LOOKAHEAD"]
 
 #: The early-failure test of X5 looks at most this many nodes ahead (so that an option
 #: of many items costs linear, not quadratic, time); the C core uses the same number.
@@ -365,6 +365,76 @@ def choose_bounded(links: Links) -> int:
             best, key = j, this
         j = RL[j]
     return best
+
+
+#: Added to the key of an item that is not sharp (:func:`choose_sharp`): more than any LEN.
+_UNSHARP = 1 << 40
+
+
+def choose_sharp(links: Links) -> int:
+    """Knuth's dlx2-sharp: minimum remaining values among the *sharp* items (named
+    ``#...``: :meth:`~dlx.links.Links.sharp`), where an item that is not sharp wins
+    only with at most one option left; the first on ties.  (Called when no
+    uncovered primary item is empty, as :func:`choose_mrv`.)"""
+    RL, LEN, SHARP = links.RLINK, links.LEN, links.sharp()
+    best = key = 0
+    j = RL[0]
+    while j != 0:
+        n = LEN[j]
+        this = n if n <= 1 or SHARP[j] else n + _UNSHARP
+        if best == 0 or this < key:
+            best, key = j, this
+            if key <= 1:
+                break                   # nothing shorter can come
+        j = RL[j]
+    return best
+
+
+def choose_bounded_sharp(links: Links) -> int:
+    """:func:`choose_bounded` with dlx3-sharp's preference: the degree of an item that
+    is not sharp counts as more than any other unless it is at most 1."""
+    RL, LEN, BOUND, SLACK, SHARP = links.RLINK, links.LEN, links.BOUND, links.SLACK, links.sharp()
+    best, key = 0, (0, 0, 0)
+    j = RL[0]
+    while j != 0:
+        s = min(SLACK[j], BOUND[j])
+        t = LEN[j] + s - BOUND[j] + 1
+        this = (t if t <= 1 or SHARP[j] else t + _UNSHARP, s, -LEN[j])
+        if best == 0 or this < key:
+            best, key = j, this
+        j = RL[j]
+    return best
+
+
+class Weighted:
+    """The weighted choice of Knuth's SSXCC variant (after Boussemart, Hemery,
+    Lecoutre and Sais's dom/wdeg): each primary item has a weight, 1 at first, that
+    grows by 1 each time its list runs dry (:meth:`ran_dry`, called by the loop at
+    a dead end); choose the first item with one option left, else the item of
+    smallest LEN / weight, the first on ties.  Weights are exact (compared as
+    LEN x weight products).  One per search: its weights are the search's memory."""
+
+    __slots__ = ("weight",)
+
+    def __init__(self, links: Links) -> None:
+        self.weight = [1] * (links.N1 + 1)
+
+    def __call__(self, links: Links) -> int:
+        RL, LEN, w = links.RLINK, links.LEN, self.weight
+        best = n_best = 0
+        j = RL[0]
+        while j != 0:
+            n = LEN[j]
+            if n <= 1:
+                return j                # forced
+            if best == 0 or n * w[best] < n_best * w[j]:
+                best, n_best = j, n
+            j = RL[j]
+        return best
+
+    def ran_dry(self, links: Links) -> None:
+        """A dead end: the first uncovered primary item with no option left gains weight."""
+        self.weight[first_empty(links)] += 1
 
 
 def degree(links: Links, i: int) -> int:

@@ -190,12 +190,22 @@ def _search(req: Any, mode: str, **extra: Any) -> Any:
     """A core search for a view's checked request (see :mod:`dlx.views`)."""
     assert _core is not None
     limit = req.limit if mode == "count" else None
+    links = req.links
+    if req.heuristic == "sharp":
+        extra["sharp"] = bytes(links.sharp())
+    elif req.heuristic == "weighted" and links.multi:
+        raise ExactCoverError("heuristic='weighted' is for problems without bounds on"
+                              " items (as Knuth's SSXCC); use 'mrv' or 'sharp'")
     return _core.Search(
-        table(req.links), req.links.labels, mode,
+        table(links), links.labels, mode,
         max_nodes=budget(req.max_nodes), limit=budget(limit),
         timeout=-1.0 if req.timeout is None else float(req.timeout),
-        heuristic=1 if req.heuristic == "first" else 0, progress=req.progress,
+        heuristic=_HEURISTICS[req.heuristic], progress=req.progress,
         stats=req.stats, forced=req.forced, **extra)
+
+
+#: The core's codes of the built-in heuristics (dance.h's H_ codes).
+_HEURISTICS = {None: 0, "mrv": 0, "first": 1, "sharp": 2, "weighted": 3}
 
 
 def budget(n: int | None) -> int:

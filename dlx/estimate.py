@@ -85,7 +85,7 @@ def estimate(problem: ExactCover, *, samples: int = 1000, seed: int | None = Non
     master = Links.of(problem)
     links = master.copy()
     dance = Dance(links)
-    choose = _chooser(heuristic)
+    choose = _chooser(heuristic, links)
     rng = random.Random(seed)
     base = links.first_primary(links.forced_options(forced))
     nodes, sols = _Mean(), _Mean()

@@ -315,6 +315,17 @@ class Links:
             self._shared["cyclic"] = table
         return table
 
+    def sharp(self) -> list[bool]:
+        """For each primary item, whether it is *sharp*: named by a string that begins
+        with ``#`` (Knuth's dlx2-sharp prefers such items; ``heuristic="sharp"``).
+        Built once per problem."""
+        table = self._shared.get("sharp")
+        if table is None:
+            table = [False] + [isinstance(name, str) and name.startswith("#")
+                               for name in self.item_names[1:self.N1 + 1]]
+            self._shared["sharp"] = table
+        return table
+
     def split_others(self, x: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         """The other nodes of x's option whose items are primary, and those whose items
         are secondary, each in Knuth's cyclic order (x+1, ..., then the option's first

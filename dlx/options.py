@@ -11,8 +11,11 @@ Unpack[Keywords]``), and :class:`Options` holds them checked, for the searches:
     :data:`~dlx.search.PROGRESS_EVERY` nodes (an exception it raises stops the
     search cleanly).
 ``heuristic``
-    ``"mrv"`` (default: the first item of fewest options), ``"first"``, or a
-    callable ``f([(item, options left), ...]) -> index``.
+    ``"mrv"`` (default: the first item of fewest options), ``"first"``, ``"sharp"``
+    (Knuth's dlx2-sharp: the fewest options among the items named ``#...``, another
+    item only when it has one option left), ``"weighted"`` (Knuth's SSXCC variant:
+    the fewest options divided by a weight that grows each time the item's list runs
+    dry; not with bounds), or a callable ``f([(item, options left), ...]) -> index``.
 ``forced``
     Option labels to choose first: the search explores only below that partial
     solution (a clash among them means no solution).  Its statistics count that
@@ -121,9 +124,9 @@ class Options:
         if opts.progress is not None and not callable(opts.progress):
             raise ExactCoverError("progress must be a callable (taking the Stats) or None")
         h = opts.heuristic
-        if not (h is None or h in ("mrv", "first") or callable(h)):
-            raise ExactCoverError(f"unknown heuristic {shown(h)}: use 'mrv', 'first' or a"
-                                  " callable")
+        if not (h is None or h in ("mrv", "first", "sharp", "weighted") or callable(h)):
+            raise ExactCoverError(f"unknown heuristic {shown(h)}: use 'mrv', 'first', 'sharp',"
+                                  " 'weighted' or a callable")
         if opts.seed is not None and (isinstance(opts.seed, bool)
                                       or not isinstance(opts.seed, int)):
             raise ExactCoverError(f"seed must be a whole number or None, not {shown(opts.seed)}")

@@ -51,7 +51,18 @@ from collections.abc import Callable, Generator, Hashable, Sequence
 from typing import Any, Literal, TypeAlias
 
 from .bound import Bound, SearchState
-from .dance import Dance, choose_bounded, choose_first, choose_mrv, degree, first_empty, others
+from .dance import (
+    Dance,
+    Weighted,
+    choose_bounded,
+    choose_bounded_sharp,
+    choose_first,
+    choose_mrv,
+    choose_sharp,
+    degree,
+    first_empty,
+    others,
+)
 from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Backtrack, Choose, Cover, Solution, Stats, Try, Uncover
 from .links import Links
@@ -71,18 +82,29 @@ Mode: TypeAlias = Literal["solutions", "count", "trace", "best"]
 #: items, return the index of the item to branch on.
 Heuristic: TypeAlias = Callable[[list[tuple[Hashable, int]]], int]
 
-#: The built-in heuristics: Knuth's MRV (the first item of fewest options) and the
-#: first uncovered item.
-HeuristicName: TypeAlias = Literal["mrv", "first"]
+#: The built-in heuristics: Knuth's MRV (the first item of fewest options), the first
+#: uncovered item, dlx2-sharp's (MRV among the items named ``#...``, others only when
+#: forced) and SSXCC's weighted choice (LEN / weight; a weight grows at each dead end).
+HeuristicName: TypeAlias = Literal["mrv", "first", "sharp", "weighted"]
 
 
 
-def _chooser(heuristic: HeuristicName | Heuristic | None, multi: bool = False
+def _chooser(heuristic: HeuristicName | Heuristic | None, links: Links
              ) -> Callable[[Links], int]:
+    """X3's rule for a search of ``links``: a function of the links that gives the item
+    to branch on (one that keeps weights, for "weighted", has ``ran_dry``)."""
+    multi = links.multi
     if heuristic is None or heuristic == "mrv":
         return choose_bounded if multi else choose_mrv
     if heuristic == "first":
         return choose_first
+    if heuristic == "sharp":
+        return choose_bounded_sharp if multi else choose_sharp
+    if heuristic == "weighted":
+        if multi:
+            raise ExactCoverError("heuristic='weighted' is for problems without bounds on"
+                                  " items (as Knuth's SSXCC); use 'mrv' or 'sharp'")
+        return Weighted(links)
     if callable(heuristic):
         user = heuristic
 
@@ -94,7 +116,8 @@ def _chooser(heuristic: HeuristicName | Heuristic | None, multi: bool = False
             return active[k]
 
         return choose_user
-    raise ExactCoverError(f"unknown heuristic {shown(heuristic)}: use 'mrv', 'first' or a callable")
+    raise ExactCoverError(f"unknown heuristic {shown(heuristic)}: use 'mrv', 'first', 'sharp',"
+                          " 'weighted' or a callable")
 
 
 # ----------------------------------------------------------------------- the loop
@@ -141,7 +164,7 @@ def run(
     steps, after the links are restored.
     """
     s = _Search(links, mode, Stats() if stats is None else stats, max_nodes, timeout,
-                _chooser(heuristic, links.multi), progress, bb, memo)
+                _chooser(heuristic, links), progress, bb, memo)
     # X1 (M1): initialise.  The links are laid out; place the forced options first.
     placed = s.place(forced)
     if placed == "clash":
@@ -334,6 +357,7 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
     rest: tuple[int, ...] = ()
     holding = False
     commit, uncommit = dance.commit, dance.uncommit
+    dry = getattr(choose, "ran_dry", None)      # (weighted) told of each dead end
     pause.on = False
     try:
         while True:
@@ -352,6 +376,8 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
                 # X3: choose an item i (early failure: a primary item with no option left)
                 pause.on = True
                 i = first_empty(t) if dance.empty else choose(t)
+                if dry is not None and LEN[i] == 0:
+                    dry(t)                                  # (weighted) i ran dry
                 if tracing:
                     yield Choose(level, name[i], LEN[i])
                 dead = LEN[i] == 0 or bb is not None and s.hopeless(level)
@@ -424,6 +450,8 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
                         yield from _pause(pause, Cover(level, name[TOP[q]], _color(t, q)))
                     if dance.empty and dance.dead_end_beyond(rest, committed):
                         undo = True
+                        if dry is not None:
+                            dry(t)                          # (weighted) a list ran dry
                         break
                 if undo:
                     continue                                # early failure: to X6

@@ -74,7 +74,9 @@ struct Memo;                 /* memo.h: counting by caching */
    counters, and where a paused loop goes on (loop.c's run_alloc makes one). */
 typedef struct {
     const struct Table *t;
-    int N1, mode, heuristic;
+    int N1, mode, heuristic; /* heuristic: one of the H_ codes (the X3 rule) */
+    const unsigned char *sharp;  /* (H_SHARP) per primary item: named #... */
+    long long *wt;           /* (H_WEIGHTED) per primary item: its weight, from 1 */
     const int *OPT;
     const int *W;            /* the table's option walks (see hide) */
     /* the dynamic arrays (one allocation) */
@@ -357,6 +359,82 @@ choose_mrv(const int *RL, const char *nd)
     return i;
 }
 
+/* The rules of X3, as dlx.search names them: mrv, first, sharp, weighted. */
+enum { H_MRV, H_FIRST, H_SHARP, H_WEIGHTED };
+
+/* Added to the key of an item that is not sharp: more than any LEN (dlx2-sharp). */
+#define UNSHARP (1LL << 40)
+
+/* X3, Knuth's dlx2-sharp: minimum remaining values among the items named #..., an
+   item that is not sharp winning only with at most one option left; the first on
+   ties (dlx.dance.choose_sharp).  Called when no uncovered primary item is empty. */
+static inline int
+choose_sharp(const int *RL, const char *nd, const unsigned char *sharp)
+{
+    int best = 0;
+    long long key = 0;
+    for (int j = RL[0]; j != 0; j = RL[j]) {
+        long long n = LEN_OF(nd, OFF(j));
+        long long k = n <= 1 || sharp[j] ? n : n + UNSHARP;
+        if (best == 0 || k < key) {
+            best = j;
+            key = k;
+            if (key <= 1)
+                break;
+        }
+    }
+    return best;
+}
+
+/* X3, the weighted choice of Knuth's SSXCC variant (dlx.dance.Weighted): the first
+   item with one option left, else the item of least LEN / weight, the first on ties
+   (compared as products: exact). */
+static inline int
+choose_weighted(const int *RL, const char *nd, const long long *wt)
+{
+    int best = 0;
+    long long nb = 0;
+    for (int j = RL[0]; j != 0; j = RL[j]) {
+        long long n = LEN_OF(nd, OFF(j));
+        if (n <= 1)
+            return j;
+        if (best == 0 || n * wt[best] < nb * wt[j]) {
+            best = j;
+            nb = n;
+        }
+    }
+    return best;
+}
+
+/* (weighted) A dead end: the first uncovered primary item with an empty list gains
+   weight (dlx.dance.Weighted.ran_dry). */
+static inline void
+ran_dry(const int *RL, const char *nd, long long *wt)
+{
+    int j = RL[0];
+    while (j != 0 && LEN_OF(nd, OFF(j)) != 0)
+        j = RL[j];
+    if (j != 0)
+        wt[j]++;
+}
+
+/* X3 without bounds: the item r's rule chooses (no uncovered primary item empty). */
+static inline int
+choose_item(const Run *r)
+{
+    const char *nd = (const char *)r->nd;
+    switch (r->heuristic) {
+    case H_FIRST:
+        return r->RL[0];
+    case H_SHARP:
+        return choose_sharp(r->RL, nd, r->sharp);
+    case H_WEIGHTED:
+        return choose_weighted(r->RL, nd, r->wt);
+    default:
+        return choose_mrv(r->RL, nd);
+    }
+}
+
 /* ------------ Algorithm M: bounds on primary items (dlx.search's Dance.commit etc.) */
 
 /* Algorithm M's commit of node q: a primary item may be covered BOUND more times
@@ -460,25 +538,30 @@ restore_bounded(Ctx *c, Run *r, int i)
 
 /* X3 (M3), Algorithm M's choice: the item of smallest branching degree
    LEN + s - BOUND + 1 (s = min(SLACK, BOUND)); ties to the smaller s, then the
-   longer list, then the first (dlx.search.choose_bounded).  Returns the degree
-   through *degree. */
+   longer list, then the first (dlx.dance.choose_bounded; with r->sharp, dlx3-sharp's
+   rule, choose_bounded_sharp).  Returns the degree through *degree. */
 static inline int
 choose_bounded(const Run *r, int *degree)
 {
     const char *nd = (const char *)r->nd;
-    int best = 0, bt = 0, bs = 0, bl = 0;
+    int best = 0, bs = 0, bl = 0, bd = 0;
+    long long bt = 0;
     for (int j = r->RL[0]; j != 0; j = r->RL[j]) {
         int s = r->SLACK[j] < r->BOUND[j] ? r->SLACK[j] : r->BOUND[j];
         int len = LEN_OF(nd, OFF(j));
-        int t = len + s - r->BOUND[j] + 1;
+        int d = len + s - r->BOUND[j] + 1;
+        long long t = d;
+        if (r->sharp != NULL && d > 1 && !r->sharp[j])
+            t += UNSHARP;               /* dlx3-sharp: an item that is not sharp waits */
         if (best == 0 || t < bt || (t == bt && (s < bs || (s == bs && len > bl)))) {
             best = j;
             bt = t;
             bs = s;
             bl = len;
+            bd = d;
         }
     }
-    *degree = bt;
+    *degree = bd;
     return best;
 }
 

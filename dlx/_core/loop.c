@@ -261,7 +261,7 @@ enter:
     if (multi) {
         int degree;
         i = choose_bounded(r, &degree);
-        if (r->heuristic) {
+        if (r->heuristic == H_FIRST) {
             i = RL[0];
             int s = r->SLACK[i] < r->BOUND[i] ? r->SLACK[i] : r->BOUND[i];
             degree = LEN_OF(nd, OFF(i)) + s - r->BOUND[i] + 1;
@@ -271,9 +271,12 @@ enter:
         r->deg[level] = degree;
     }
     else {
-        if (c.zeros > 0)
+        if (c.zeros > 0) {
+            if (r->heuristic == H_WEIGHTED)
+                ran_dry(RL, nd, r->wt);
             goto leave;
-        i = r->heuristic ? RL[0] : choose_mrv(RL, nd);
+        }
+        i = r->heuristic == H_MRV ? choose_mrv(RL, nd) : choose_item(r);
         r->deg[level] = LEN_OF(nd, OFF(i));
     }
     if (r->bb) {
@@ -421,6 +424,8 @@ x5_commit:
     if (k < 0) {
         /* early failure: an item outside x_l has no option left: to X6 */
         updates += -1 - k;
+        if (r->heuristic == H_WEIGHTED)
+            ran_dry(RL, nd, r->wt);
         goto undo;
     }
     updates += k;
@@ -571,7 +576,7 @@ dlx_place_forced(Run *r, const int *forced, int n)
             /* the last one goes in through the item the search would choose here (when
                it has one), so that its commit is the one the plain search makes */
             const char *nd = (const char *)r->nd;
-            int h = OFF(r->heuristic ? r->RL[0] : choose_mrv(r->RL, nd));
+            int h = OFF(choose_item(r));
             for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
                 if (AT(nd, q)->t == h) {
                     f = q;

@@ -17,6 +17,7 @@ typedef struct {
     PyObject *labels;        /* tuple: option index -> label */
     PyObject *progress;      /* callable or NULL */
     PyObject *stats;         /* a dlx.Stats (or any object) or NULL */
+    PyObject *sharp;         /* (heuristic sharp) bytes: which primary items are sharp */
     double explored;         /* the fraction of the tree done, at the last check point */
     Best best;               /* branch and bound (mode best) */
     void *bblock;            /* its arrays */
@@ -306,18 +307,18 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"table", "labels", "mode", "max_nodes", "limit", "heuristic",
                              "progress", "stats", "weights", "ratios", "integral", "forced",
-                             "timeout", "k", "scale", "cache", NULL};
+                             "timeout", "k", "scale", "cache", "sharp", NULL};
     TableObject *t;
     PyObject *labels, *progress = Py_None, *stats = Py_None, *weights = Py_None,
-             *ratios = Py_None, *forced = NULL;
+             *ratios = Py_None, *forced = NULL, *sharp = Py_None;
     const char *mode_name;
     long long max_nodes = -1, limit = -1, scale = 1, cache = 0;
     int heuristic = 0, integral = 0, k = 1;
     double timeout = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiLL:Search", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiLLO:Search", kwlist,
                                      &dlx_Table_Type, &t, &labels, &mode_name, &max_nodes, &limit,
                                      &heuristic, &progress, &stats, &weights, &ratios,
-                                     &integral, &forced, &timeout, &k, &scale, &cache))
+                                     &integral, &forced, &timeout, &k, &scale, &cache, &sharp))
         return NULL;
     if (k < 1 || (integral && scale < 1)) {
         PyErr_SetString(PyExc_ValueError, "k and scale must be at least 1");
@@ -339,8 +340,15 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "cache (entries, 0: none) is for mode count only");
         return NULL;
     }
-    if (heuristic != 0 && heuristic != 1) {
-        PyErr_SetString(PyExc_ValueError, "heuristic must be 0 (mrv) or 1 (first)");
+    if (heuristic < H_MRV || heuristic > H_WEIGHTED || (heuristic == H_WEIGHTED && t->multi)) {
+        PyErr_SetString(PyExc_ValueError, "heuristic must be 0 (mrv), 1 (first), 2 (sharp) or"
+                        " 3 (weighted: not with bounds)");
+        return NULL;
+    }
+    if ((heuristic == H_SHARP) != (sharp != Py_None) || (sharp != Py_None
+            && (!PyBytes_Check(sharp) || PyBytes_GET_SIZE(sharp) != (Py_ssize_t)t->N1 + 1))) {
+        PyErr_SetString(PyExc_ValueError, "sharp (bytes, one per primary item and one before)"
+                        " goes with heuristic 2, only");
         return NULL;
     }
     if (progress != Py_None && !PyCallable_Check(progress)) {
@@ -389,6 +397,21 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     r->mode = mode;
     r->heuristic = heuristic;
+    if (sharp != Py_None) {
+        Py_INCREF(sharp);
+        S->sharp = sharp;
+        r->sharp = (const unsigned char *)PyBytes_AS_STRING(sharp);
+    }
+    if (heuristic == H_WEIGHTED) {
+        r->wt = (long long *)PyMem_Malloc(((size_t)t->N1 + 1) * sizeof(long long));
+        if (r->wt == NULL) {
+            PyMem_Free(f);
+            Py_DECREF(S);
+            return PyErr_NoMemory();
+        }
+        for (int j = 0; j <= t->N1; j++)
+            r->wt[j] = 1;
+    }
     if (mode == MODE_BEST && read_bound(S, weights, ratios, integral, k, scale) < 0) {
         PyMem_Free(f);
         Py_DECREF(S);
@@ -432,6 +455,7 @@ Search_clear(SearchObject *S)
     Py_CLEAR(S->labels);
     Py_CLEAR(S->progress);
     Py_CLEAR(S->stats);
+    Py_CLEAR(S->sharp);
     return 0;
 }
 
@@ -443,6 +467,7 @@ Search_dealloc(SearchObject *S)
     Py_XDECREF(S->table);
     PyMem_Free(S->run.block);
     PyMem_Free(S->bblock);
+    PyMem_Free(S->run.wt);
     dlx_memo_free(S->run.memo);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
@@ -629,7 +654,7 @@ PyTypeObject dlx_Search_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Search(table, labels, mode, *, max_nodes=-1, limit=-1, heuristic=0,\n"
               "       progress=None, stats=None, weights=None, ratios=None, integral=False,\n"
-              "       forced=None, timeout=-1.0, k=1, scale=1, cache=0)\n\n"
+              "       forced=None, timeout=-1.0, k=1, scale=1, cache=0, sharp=None)\n\n"
               "One search over its own copy of a Table: mode 'count', 'solutions' or 'best';\n"
               "forced: nodes of options chosen first (a clash: no solution); cache: count by\n"
               "caching, keeping at most that many entries (0: a plain count).",
