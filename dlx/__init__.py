@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from .parallel import split
     from .prepared import Answer, Minimized, Prepared
     from .problem import Colored, ExactCover
+    from .reduce import Reduced, reduce
     from .search import SearchState
     from .verify import is_exact_cover, why_not
     from .views import best, count, first, is_unique, solutions, trace, zdd
@@ -63,7 +64,7 @@ __all__ = [
     "ExactCover", "Colored", "Prepared", "Answer", "Minimized", "estimate", "Estimate",
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
-    "is_exact_cover", "why_not", "engine_for",
+    "is_exact_cover", "why_not", "engine_for", "reduce", "Reduced",
     "read_dlx", "write_dlx", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
@@ -82,6 +83,7 @@ _HOME = {
     "split": "parallel",
     "Answer": "prepared", "Minimized": "prepared", "Prepared": "prepared",
     "Colored": "problem", "ExactCover": "problem",
+    "Reduced": "reduce", "reduce": "reduce",
     "SearchState": "search",
     "is_exact_cover": "verify", "why_not": "verify",
     "best": "views", "count": "views", "first": "views", "is_unique": "views",
