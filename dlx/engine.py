@@ -275,9 +275,9 @@ _MAX_BEST_CELLS = 1 << 24
 
 def fits_best(links: Links, weights: list[Any], k: int = 1) -> bool:
     """Can the core run branch and bound on these weights exactly: all ints small
-    enough for 64-bit sums, or all floats (Fractions: no); no bounds on items
-    (the core's Algorithm M has no branch and bound); and room for the ``k`` best."""
-    if links.multi or k * (links.N1 + 2) > _MAX_BEST_CELLS:
+    enough for 64-bit sums, or all floats (Fractions: no);
+    and room for the ``k`` best."""
+    if k * _levels(links) > _MAX_BEST_CELLS:
         return False
     if all(isinstance(w, float) for w in weights):
         return True
@@ -287,7 +287,15 @@ def fits_best(links: Links, weights: list[Any], k: int = 1) -> bool:
 
     scale, _ = shares(links, weights)
     top = max((abs(w) for w in weights), default=0)
-    return top * max(scale, 1) * (links.N1 + 1) < _INT_LIMIT
+    return top * max(scale, 1) * _levels(links) < _INT_LIMIT
+
+
+def _levels(links: Links) -> int:
+    """The most options a solution can have, plus one (Algorithm M: bounded by the
+    bounds and the options)."""
+    if links.multi:
+        return min(sum(links.BOUND[1:links.N1 + 1]), len(links.labels)) + 1
+    return links.N1 + 1
 
 
 def best(req: Any, weights: list[Any], k: int

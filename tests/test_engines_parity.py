@@ -266,3 +266,12 @@ def test_counting_by_caching_on_both_engines(p, entries):
 def test_a_full_cache_warns_on_each_engine(engine):
     with pytest.warns(dlx.search.CacheFullWarning):
         assert dlx.count(dominoes(6, 6), cache=100, engine=engine) == 6728
+
+
+@given(bounded(), st.data(), st.integers(1, 3))
+def test_branch_and_bound_under_bounds_on_both_engines(p, data, k):
+    """Issue 22: the core runs best() on problems with bounds (Algorithm M; it handed
+    them to the pure loop before): the same k best, in order, with the same Stats."""
+    w = {label: data.draw(st.integers(-3, 6)) for label in p.options}
+    both(dlx.best, p, w, k=k, max_nodes=BUDGET)
+    both(dlx.best, p, w, k=k, maximize=False, max_nodes=BUDGET)

@@ -104,8 +104,8 @@ static int
 hopeless(const Run *r)
 {
     const Best *bb = r->bb;
-    if (bb->found < bb->k)
-        return 0;
+    if (bb->found < bb->k || r->t->multi)
+        return 0;           /* (with bounds there is no default bound: as dlx.bound) */
     const int *RL = r->RL;
     const char *nd = (const char *)r->nd;
     long long iroom = 0;
@@ -136,14 +136,15 @@ hopeless(const Run *r)
     return !(bb->fscore[r->level] + froom > bb->fbest[worst]);
 }
 
-/* score[level + 1] = score[level] + the weight of option o. */
+/* score[level + 1] = score[level] + the weight of option o (o < 0: none, Algorithm
+   M's null choice). */
 static inline void
 add_weight(Best *bb, int level, int o)
 {
     if (bb->integral)
-        bb->iscore[level + 1] = bb->iscore[level] + bb->iw[o];
+        bb->iscore[level + 1] = bb->iscore[level] + (o < 0 ? 0 : bb->iw[o]);
     else
-        bb->fscore[level + 1] = bb->fscore[level] + bb->fw[o];
+        bb->fscore[level + 1] = bb->fscore[level] + (o < 0 ? 0.0 : bb->fw[o]);
 }
 
 /* Whether the score at `level` is better than the j-th best kept (ties are not). */
@@ -415,6 +416,8 @@ x5_commit:
         if (xl != OFF(i))
             for (int q = next_node(nd, xl); q != xl; q = next_node(nd, q))
                 updates += commit_bounded(&c, r, q);
+        if (r->bb)                      /* (the null choice adds no weight) */
+            add_weight(r->bb, level, xl != OFF(i) ? r->OPT[IDX(xl)] : -1);
         level++;
         goto enter;
     }
@@ -560,6 +563,8 @@ dlx_place_forced(Run *r, const int *forced, int n)
                 commit_bounded(&c, r, q);
                 q = next_node(nd, q);
             } while (q != f);
+            if (r->bb)
+                add_weight(r->bb, r->level, r->OPT[IDX(f)]);
             r->level++;
         }
         r->zeros = c.zeros;

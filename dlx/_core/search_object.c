@@ -256,7 +256,7 @@ read_bound(SearchObject *S, PyObject *weights, PyObject *shares, int integral, i
            long long scale)
 {
     const TableObject *t = S->table;
-    size_t n_opt = (size_t)t->n_options, M = (size_t)t->M, width = (size_t)t->N1 + 2;
+    size_t n_opt = (size_t)t->n_options, M = (size_t)t->M, width = (size_t)dlx_levels(t);
     size_t numbers = 2 * n_opt + M + width + 1 + (size_t)k;
     Best *bb = &S->best;
     S->bblock = PyMem_Malloc(numbers * 8 + ((size_t)k * width + (size_t)k + 1) * sizeof(int));
