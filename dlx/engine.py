@@ -225,6 +225,23 @@ def _out_of_budget(req: Any, search: Any, found: Any) -> BudgetExceeded:
     return BudgetExceeded(req.max_nodes, found, req.stats, frontier=frontier)
 
 
+def estimate(links: Links, samples: int, seed: int, heuristic: str | None,
+             forced: list[int], timeout: float | None
+             ) -> tuple[int, tuple[float, float, float, float]]:
+    """The core's probes for :func:`dlx.estimate`: how many were made, and Welford's
+    sums of their estimates (the pure engine's, number for number)."""
+    extra: dict[str, Any] = {}
+    if heuristic == "sharp":
+        extra["sharp"] = bytes(links.sharp())
+    elif heuristic == "weighted" and links.multi:
+        raise ExactCoverError("heuristic='weighted' is for problems without bounds on"
+                              " items (as Knuth's SSXCC); use 'mrv' or 'sharp'")
+    done, *sums = table(links).estimate(
+        samples, seed, heuristic=_HEURISTICS[heuristic], forced=forced,
+        timeout=-1.0 if timeout is None else float(timeout), **extra)
+    return done, (sums[0], sums[1], sums[2], sums[3])
+
+
 def solutions(req: Any) -> Iterator[tuple[Hashable, ...]]:
     """The core's :func:`dlx.solutions`: one solution per call into C, so it stays lazy."""
     search = _search(req, "solutions")

@@ -1,13 +1,20 @@
 """How big is the search?  Knuth's random probes ("Estimating the efficiency of
-backtrack programs", 1975), on the pure engine.
+backtrack programs", 1975), on both engines, with bounds too.
 
 A probe walks one random path down the search tree: at each node it chooses an
-item as the search would, notes its number of options ``d`` and follows one of
-them at random.  With ``D_l`` the product of the ``d`` above level ``l``, the sum
-of the ``D_l`` along the path is an unbiased estimate of the number of nodes, and
-``D`` at the end of the path (when it ends in a solution; else 0) one of the
-number of solutions.  :func:`estimate` averages many probes and gives the
-standard error of each mean.
+item as the search would, notes its number of branches ``d`` (the options of the
+item; with bounds, Algorithm M's branching degree, the null choice included) and
+follows one of them at random.  With ``D_l`` the product of the ``d`` above level
+``l``, the sum of the ``D_l`` along the path is an unbiased estimate of the number
+of nodes, and ``D`` at the end of the path (when it ends in a solution; else 0)
+one of the number of solutions.  :func:`estimate` averages many probes and gives
+the standard error of each mean.
+
+Under bounds (Algorithm M) the k-th branch of a node is the k-th option of its
+item with the options before it tweaked out of the item's list (or the null
+choice, last), exactly as the search reaches it; so the probe walks the tree
+``dlx.count`` searches.  The pure engine and the core draw the same random
+numbers (splitmix64), so a seed gives the same estimate on both.
 
 >>> import dlx
 >>> board = dlx.ExactCover({(r, c): [("row", r), ("col", c), ("up", r + c), ("down", r - c)]
@@ -17,20 +24,23 @@ standard error of each mean.
 >>> e = dlx.estimate(board, samples=2000, seed=1)
 >>> abs(e.solutions - 92) < 4 * e.solutions_error, abs(e.nodes - 1174) < 4 * e.nodes_error
 (True, True)
+>>> e == dlx.estimate(board, samples=2000, seed=1, engine="python")
+True
 """
 
 from __future__ import annotations
 
 import math
-import random
+import time
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
-from .dance import Dance, first_empty, others
-from .errors import ExactCoverError, shown
+from . import engine as _engine
+from .dance import Dance, degree, first_empty, others
+from .errors import BudgetExceeded, ExactCoverError, shown
 from .links import Links
 from .problem import ExactCover
-from .search import HeuristicName, _chooser
+from .search import HeuristicName, _chooser, _place_forced, _unwind, _unwind_bounded
 
 __all__ = ["Estimate", "estimate", "MAX_SAMPLES"]
 
@@ -59,19 +69,24 @@ class Estimate:
 
 
 def estimate(problem: ExactCover, *, samples: int = 1000, seed: int | None = None,
-             heuristic: HeuristicName | None = None, forced: Iterable[Hashable] = ()) -> Estimate:
+             heuristic: HeuristicName | None = None, forced: Iterable[Hashable] = (),
+             timeout: float | None = None, engine: str | None = None) -> Estimate:
     """Knuth's estimate of the number of nodes and solutions of ``dlx.count(problem)``.
 
     Parameters
     ----------
     problem : ExactCover
-        Without bounds on items (Algorithm M's tree is not probed).
+        With or without bounds on items (Algorithm M's tree is probed as the search
+        walks it).
     samples : int
         How many random probes (the error falls as 1 / sqrt(samples)).
     seed : int or None
-        For reproducible probes.
-    heuristic, forced
+        For reproducible probes (the same on both engines).
+    heuristic, forced, engine
         As for :func:`dlx.count`: the tree probed is the one it searches.
+    timeout : float or None
+        Seconds: when they run out, :class:`~dlx.BudgetExceeded` is raised, its
+        ``found`` the estimate of the probes made by then (None when none was).
     """
     if not isinstance(problem, ExactCover):
         raise ExactCoverError(f"expected a dlx.ExactCover, got {type(problem).__name__}")
@@ -80,33 +95,121 @@ def estimate(problem: ExactCover, *, samples: int = 1000, seed: int | None = Non
     if samples > MAX_SAMPLES:
         raise ExactCoverError(f"samples must be at most {MAX_SAMPLES:,} probes (the error"
                               " falls only as 1 / sqrt(samples)); this is more")
-    if problem.bounds:
-        raise ExactCoverError("estimate needs a problem without bounds on items")
-    master = Links.of(problem)
-    links = master.copy()
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not 0 < timeout < math.inf):
+        raise ExactCoverError(f"timeout must be a positive number of seconds or None,"
+                              f" not {shown(timeout)}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ExactCoverError(f"seed must be a whole number or None, not {shown(seed)}")
+    if heuristic not in (None, "mrv", "first", "sharp", "weighted"):
+        raise ExactCoverError(f"unknown heuristic {shown(heuristic)}: use 'mrv', 'first',"
+                              " 'sharp' or 'weighted'")
+    links = Links.of(problem)
+    forced_options = links.forced_options(forced)
+    start = _seed(seed)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    if _engine.select(engine) and _engine.fits(links):
+        done, sums = _engine.estimate(links, samples, start, heuristic, forced_options,
+                                      timeout)
+    else:
+        done, sums = _pure(links.copy(), samples, start, heuristic, forced_options, deadline)
+    made = _made(done, sums)
+    if done < samples:
+        raise BudgetExceeded(None, made, timeout=timeout)
+    assert made is not None
+    return made
+
+
+def _made(done: int, sums: tuple[float, float, float, float]) -> Estimate | None:
+    if done == 0:
+        return None
+    n_mean, n_m2, s_mean, s_m2 = sums
+    return Estimate(n_mean, s_mean, _error(n_m2, done), _error(s_m2, done), done)
+
+
+def _error(m2: float, n: int) -> float:
+    """The standard error of a mean of n values whose squared deviations sum to m2."""
+    if n < 2:
+        return math.inf
+    return math.sqrt(max(m2, 0.0) / (n - 1) / n)
+
+
+def _seed(seed: int | None) -> int:
+    """The 64-bit start of the probes' random numbers."""
+    if seed is None:
+        import os
+
+        return int.from_bytes(os.urandom(8), "little")
+    return seed & _MASK
+
+
+def _pure(links: Links, samples: int, seed: int, heuristic: HeuristicName | None,
+          forced: list[int], deadline: float | None
+          ) -> tuple[int, tuple[float, float, float, float]]:
+    """The probes on the pure engine (``links`` a private copy): how many were made,
+    and Welford's sums of their estimates."""
     dance = Dance(links)
     choose = _chooser(heuristic, links)
-    rng = random.Random(seed)
-    base = links.first_primary(links.forced_options(forced))
+    rng = Rand(seed)
+    levels = len(forced) + 1
+    x, first, score = [0] * levels, [0] * levels, [0] * (levels + 1)
+    _, _, placed = _place_forced(dance, links.first_primary(forced), choose, x, first, score,
+                                 None)
+    probe = _probe_bounded if links.multi else _probe
     nodes, sols = _Mean(), _Mean()
-    for _ in range(samples):
-        n, s = _probe(dance, choose, rng, base)
+    for k in range(samples):
+        if deadline is not None and k % 64 == 0 and time.monotonic() >= deadline:
+            break
+        if placed == "clash":
+            n, s = 0.0, 0.0             # no search at all
+        elif placed == "dead end":
+            n, s = 1.0, 0.0             # its root is a dead end
+        else:
+            n, s = probe(dance, choose, rng)
         nodes.add(n)
         sols.add(s)
-    return Estimate(nodes.mean, sols.mean, nodes.error, sols.error, samples)
+    return nodes.n, (nodes.mean, nodes.m2, sols.mean, sols.m2)
 
 
-def _probe(dance: Dance, choose: object, rng: random.Random, forced: list[int]
-           ) -> tuple[float, float]:
-    """One random path: (its estimate of the nodes, of the solutions)."""
+_MASK = (1 << 64) - 1
+
+
+class Rand:
+    """splitmix64 (Steele, Lea and Flood): the probes' random numbers, the same in the
+    core (``dlx/_core/estimate.c``), so that a seed gives the same estimate on both.
+
+    >>> r = Rand(1)
+    >>> [r.below(10) for _ in range(8)]
+    [5, 9, 0, 5, 1, 8, 5, 3]
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform whole number in 0..n-1 (draws below 2**64 mod n are rejected: no
+        bias)."""
+        low = (1 << 64) % n
+        while True:
+            z = self.next()
+            if z >= low:
+                return z % n
+
+
+def _probe(dance: Dance, choose: object, rng: Rand) -> tuple[float, float]:
+    """One random path of Algorithm C's tree, below the forced options placed: (its
+    estimate of the nodes, of the solutions)."""
     t = dance.links
-    TOP, D = t.TOP, t.DLINK
+    D = t.DLINK
     path: list[int] = []
-    for f in forced:                                 # the root: below the forced options
-        path.append(f)
-        dance.cover(TOP[f])
-        for q in others(t, f):
-            dance.commit(q)
     size = 1.0          # D_l: the nodes at this level of the path, estimated
     total = 1.0
     solutions = 0.0
@@ -119,7 +222,7 @@ def _probe(dance: Dance, choose: object, rng: random.Random, forced: list[int]
         if d == 0:
             break
         x = D[i]
-        for _ in range(rng.randrange(d)):
+        for _ in range(rng.below(d)):
             x = D[x]
         size *= d
         total += size
@@ -127,30 +230,68 @@ def _probe(dance: Dance, choose: object, rng: random.Random, forced: list[int]
         for q in others(t, x):
             dance.commit(q)
         path.append(x)
-    for x in reversed(path):                       # undo the path, deepest first
-        for q in reversed(others(t, x)):
-            dance.uncommit(q)
-        dance.uncover(TOP[x])
+    _unwind(dance, path, len(path), 0, 0)              # undo the path, deepest first
+    return total, solutions
+
+
+def _probe_bounded(dance: Dance, choose: object, rng: Rand) -> tuple[float, float]:
+    """One random path of Algorithm M's tree: at each node, the k-th of its d branches
+    as the search reaches it (M4, then M5 and M7 for the k branches before it, M6)."""
+    t = dance.links
+    D, BOUND, SLACK, N = t.DLINK, t.BOUND, t.SLACK, t.N
+    x: list[int] = []                   # as the loop keeps them: the choice at each
+    first: list[int] = []               # level, and the first option tried there
+    size = total = 1.0
+    solutions = 0.0
+    while True:
+        if t.RLINK[0] == 0:
+            solutions = size
+            break
+        i = choose(t)  # type: ignore[operator]
+        d = degree(t, i)
+        if d <= 0:
+            break
+        k = rng.below(d)
+        size *= d
+        total += size
+        BOUND[i] -= 1                                   # M4
+        if BOUND[i] == 0:
+            dance.cover(i)
+        xl = D[i]
+        x.append(xl)
+        first.append(xl)
+        if BOUND[i] or SLACK[i]:
+            for _ in range(k):                          # M5, M6 and M7 of earlier branches
+                dance.tweak(xl, BOUND[i] != 0)
+                xl = D[xl]
+            if xl != i:
+                dance.tweak(xl, BOUND[i] != 0)          # M5 for this one
+            elif BOUND[i]:
+                dance.deactivate(i)                     # the null choice
+        else:
+            for _ in range(k):
+                xl = D[xl]
+        x[-1] = xl
+        if xl > N:                                      # M6: an option (not the null choice)
+            for q in others(t, xl):
+                dance.commit_bounded(q)
+    _unwind_bounded(dance, x, first, len(x), 0, 0)
     return total, solutions
 
 
 class _Mean:
-    """A running mean and the standard error of it (Welford's updates: memory does not
-    grow with the number of samples)."""
+    """A running mean and its sum of squared deviations (Welford's updates: memory does
+    not grow with the number of samples; the core adds in the same order)."""
+
+    __slots__ = ("n", "mean", "m2")
 
     def __init__(self) -> None:
         self.n = 0
         self.mean = 0.0
-        self._m2 = 0.0          # the sum of squared deviations from the mean
+        self.m2 = 0.0
 
     def add(self, value: float) -> None:
         self.n += 1
         delta = value - self.mean
         self.mean += delta / self.n
-        self._m2 += delta * (value - self.mean)
-
-    @property
-    def error(self) -> float:
-        if self.n < 2:
-            return math.inf
-        return math.sqrt(max(self._m2, 0.0) / (self.n - 1) / self.n)
+        self.m2 += delta * (value - self.mean)

@@ -23,6 +23,8 @@
  *   batch.c           Table.batch: many sets of forced options, without the GIL
  *                     (dlx.Prepared)
  *   minimize.c        Table.minimize: minimal sets of forced options (dlx.minimal)
+ *   estimate.c        Table.estimate: Knuth's random probes (dlx.estimate)
+ *   memo.h, memo.c    counting by caching (dlx.memo): the signature and the table
  *   scan.c            scan: ExactCover's fast path (numbers the items; no search)
  *   module.c          the module dlx._core
  *
@@ -120,6 +122,7 @@ DLX_HIDDEN PyObject *dlx_options_of(const TableObject *t, const int *xs, int n,
 /* Table.batch and Table.minimize (batch.c, minimize.c). */
 DLX_HIDDEN PyObject *dlx_Table_batch(TableObject *t, PyObject *args, PyObject *kwds);
 DLX_HIDDEN PyObject *dlx_Table_minimize(TableObject *t, PyObject *args, PyObject *kwds);
+DLX_HIDDEN PyObject *dlx_Table_estimate(TableObject *t, PyObject *args, PyObject *kwds);
 
 /* -------------------------------------------------------- branch and bound */
 

@@ -581,13 +581,20 @@ static PyMethodDef Table_methods[] = {
      "budget ran out) or 3 (the batch's time, timeout seconds, ran out: this set was\n"
      "stopped or not searched), seconds the time it took."},
     {"minimize", (PyCFunction)(void (*)(void))dlx_Table_minimize, METH_VARARGS | METH_KEYWORDS,
-     "minimize(forced, groups, max_nodes=-1, unavoidable=(), keep=0)\n"
+     "minimize(forced, groups, max_nodes=-1, unavoidable=(), keep=0, timeout=-1.0)\n"
      "    -> (status, found, kept, searches, nodes, unknown)\n\n"
      "Drop each group of forced options (option indices) whose removal leaves exactly\n"
      "one solution (dlx.minimal.minimize, the reference); a group that would leave an\n"
      "unavoidable set without a kept option stays, unsearched.  status 0: done; 1: the\n"
      "forced options have `found` solutions, not one (nothing dropped); 2: that check\n"
-     "ran out of max_nodes.  kept: the forced options left, in order."},
+     "ran out of max_nodes; 3: timeout seconds ran out (the groups not decided are\n"
+     "kept).  kept: the forced options left, in order."},
+    {"estimate", (PyCFunction)(void (*)(void))dlx_Table_estimate, METH_VARARGS | METH_KEYWORDS,
+     "estimate(samples, seed, heuristic=0, forced=(), sharp=None, timeout=-1.0)\n"
+     "    -> (done, nodes_mean, nodes_m2, solutions_mean, solutions_m2)\n\n"
+     "Knuth's random probes of the search tree below the forced options (option\n"
+     "indices), as dlx.estimate makes them: the same random numbers (splitmix64 from\n"
+     "seed) and Welford's sums of the estimates of the probes made."},
     {NULL},
 };
 

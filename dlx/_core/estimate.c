@@ -1,0 +1,235 @@
+/* dlx._core's estimate: Knuth's random probes of the search tree (dlx/estimate.py is
+ * the reference: the same probes, the same random numbers, the same sums, so that
+ * a seed gives the same estimate on both engines).  A probe walks one random path
+ * down from the forced options, without the GIL, and undoes it step by step.
+ */
+
+#include "core.h"
+
+/* splitmix64, as dlx.estimate.Rand. */
+static uint64_t
+rand_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A uniform number in 0..n-1: draws below 2**64 mod n are rejected (no bias). */
+static uint64_t
+rand_below(uint64_t *state, uint64_t n)
+{
+    uint64_t low = (0 - n) % n;
+    for (;;) {
+        uint64_t z = rand_next(state);
+        if (z >= low)
+            return z % n;
+    }
+}
+
+/* One random path of Algorithm C's tree below r's current level (its base): the
+   estimates of the nodes and solutions; the links are left as found. */
+static void
+probe_plain(Run *r, uint64_t *rng, double *nodes, double *solutions)
+{
+    Ctx c = ctx_of(r);
+    char *nd = (char *)r->nd;
+    const int colored = r->t->colored, base = r->level;
+    int level = base;
+    double size = 1.0, total = 1.0, found = 0.0;
+    for (;;) {
+        if (r->RL[0] == 0) {
+            found = size;
+            break;
+        }
+        if (c.zeros > 0)
+            break;                              /* an item no option can cover */
+        r->zeros = c.zeros;
+        int i = choose_item(r);
+        int d = LEN_OF(nd, OFF(i));
+        uint64_t k = rand_below(rng, (uint64_t)d);
+        int x = AT(nd, OFF(i))->d;
+        while (k--)
+            x = AT(nd, x)->d;
+        size *= d;
+        total += size;
+        cover(&c, i, colored);
+        for (int q = next_node(nd, x); q != x; q = next_node(nd, q))
+            commit(&c, q, colored);
+        r->x[level++] = x;
+    }
+    while (level > base) {                      /* undo the path, deepest first */
+        int x = r->x[--level];
+        uncommit_option(&c, x, prev_node(nd, x), colored);
+        uncover(&c, IDX(AT(nd, x)->t), colored);
+    }
+    r->zeros = c.zeros;
+    *nodes = total;
+    *solutions = found;
+}
+
+/* One random path of Algorithm M's tree: at each node, the k-th of its d branches as
+   the search reaches it (M4; M5 and M7 for the branches before it; M6), as
+   dlx.estimate._probe_bounded walks it. */
+static void
+probe_bounded(Run *r, uint64_t *rng, double *nodes, double *solutions)
+{
+    Ctx c = ctx_of(r);
+    char *nd = (char *)r->nd;
+    const int N = r->t->N, base = r->level;
+    int level = base;
+    double size = 1.0, total = 1.0, found = 0.0;
+    for (;;) {
+        if (r->RL[0] == 0) {
+            found = size;
+            break;
+        }
+        int d, i = choose_bounded(r, &d);
+        if (r->heuristic == H_FIRST) {
+            i = r->RL[0];
+            int s = r->SLACK[i] < r->BOUND[i] ? r->SLACK[i] : r->BOUND[i];
+            d = LEN_OF(nd, OFF(i)) + s - r->BOUND[i] + 1;
+        }
+        if (d <= 0)
+            break;
+        uint64_t k = rand_below(rng, (uint64_t)d);
+        size *= d;
+        total += size;
+        if (--r->BOUND[i] == 0)                 /* M4 */
+            cover(&c, i, 1);
+        int xl = AT(nd, OFF(i))->d;
+        r->first[level] = xl;
+        if (r->BOUND[i] || r->SLACK[i]) {
+            while (k--) {                       /* M5, M6 and M7 of the branches before */
+                tweak(&c, xl, r->BOUND[i] != 0);
+                xl = AT(nd, xl)->d;
+            }
+            if (xl != OFF(i))
+                tweak(&c, xl, r->BOUND[i] != 0);        /* M5 for this one */
+            else if (r->BOUND[i])
+                deactivate(&c, i);                      /* the null choice */
+        }
+        else {
+            while (k--)
+                xl = AT(nd, xl)->d;
+        }
+        r->x[level++] = xl;
+        if (IDX(xl) > N)                        /* M6: an option, not the null choice */
+            for (int q = next_node(nd, xl); q != xl; q = next_node(nd, q))
+                commit_bounded(&c, r, q);
+    }
+    while (level > base) {                      /* undo, as dlx.search._unwind_bounded */
+        int xl = r->x[--level], i;
+        r->level = level;
+        if (IDX(xl) <= N) {
+            i = IDX(xl);
+            reactivate(&c, i);
+        }
+        else {
+            i = IDX(AT(nd, xl)->t);
+            for (int q = prev_node(nd, xl); q != xl; q = prev_node(nd, q))
+                uncommit_bounded(&c, r, q);
+            if (r->BOUND[i] == 0 && r->SLACK[i])
+                reactivate(&c, i);
+        }
+        restore_bounded(&c, r, i);
+    }
+    r->level = base;
+    r->zeros = c.zeros;
+    *nodes = total;
+    *solutions = found;
+}
+
+/* Table.estimate(samples, seed, heuristic=0, forced=(), sharp=None, timeout=-1.0)
+       -> (done, nodes_mean, nodes_m2, solutions_mean, solutions_m2): Welford's sums
+   over the probes made (fewer than samples when the time ran out). */
+PyObject *
+dlx_Table_estimate(TableObject *t, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"samples", "seed", "heuristic", "forced", "sharp", "timeout", NULL};
+    long long samples;
+    unsigned long long seed;
+    int heuristic = H_MRV;
+    PyObject *forced = NULL, *sharp = Py_None;
+    double timeout = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "LK|iOOd:estimate", kwlist, &samples, &seed,
+                                     &heuristic, &forced, &sharp, &timeout))
+        return NULL;
+    if (heuristic < H_MRV || heuristic > H_WEIGHTED || (heuristic == H_WEIGHTED && t->multi)
+        || (heuristic == H_SHARP) != (sharp != Py_None)
+        || (sharp != Py_None && (!PyBytes_Check(sharp)
+                                 || PyBytes_GET_SIZE(sharp) != (Py_ssize_t)t->N1 + 1))) {
+        PyErr_SetString(PyExc_ValueError, "estimate: a bad heuristic or sharp");
+        return NULL;
+    }
+    Sets f = {NULL, NULL, 0};
+    if (forced != NULL && forced != Py_None) {
+        PyObject *one = PyTuple_Pack(1, forced);
+        if (one == NULL)
+            return NULL;
+        int bad = dlx_read_sets(t, one, "forced must be a sequence of option indices", &f);
+        Py_DECREF(one);
+        if (bad < 0)
+            return NULL;
+    }
+    int n = f.at == NULL ? 0 : f.start[1];
+    for (int k = 0; k < n; k++)
+        f.at[k] = OFF(t->first[f.at[k]]);
+    Run run, *r = &run;
+    long long *wt = NULL;
+    if (dlx_run_alloc(r, t) < 0
+        || (heuristic == H_WEIGHTED
+            && (wt = (long long *)PyMem_Malloc(((size_t)t->N1 + 1) * sizeof(long long))) == NULL)) {
+        dlx_free_sets(&f);
+        PyMem_Free(wt);
+        return PyErr_NoMemory();
+    }
+    r->heuristic = heuristic;
+    r->sharp = sharp == Py_None ? NULL : (const unsigned char *)PyBytes_AS_STRING(sharp);
+    r->wt = wt;
+    for (int j = 0; wt != NULL && j <= t->N1; j++)
+        wt[j] = 1;
+    int placed = dlx_place_forced(r, f.at, n);
+    dlx_free_sets(&f);
+    double deadline = timeout > 0 ? monotonic_seconds() + timeout : 0.0;
+    int on_main = PyThread_get_thread_ident() == dlx_main_thread, interrupted = 0;
+    long long done = 0;
+    double nm = 0.0, n2 = 0.0, sm = 0.0, s2 = 0.0;
+    uint64_t rng = (uint64_t)seed;
+    PyThreadState *ts = PyEval_SaveThread();
+    for (; done < samples; done++) {
+        if (done % 64 == 0) {
+            if (deadline > 0 && monotonic_seconds() >= deadline)
+                break;
+            if (on_main && done > 0) {
+                PyEval_RestoreThread(ts);
+                interrupted = PyErr_CheckSignals() < 0;
+                ts = PyEval_SaveThread();
+                if (interrupted)
+                    break;
+            }
+        }
+        double v, w;
+        if (placed == CLASH)
+            v = w = 0.0;                        /* no search at all */
+        else if (placed == DEAD)
+            v = 1.0, w = 0.0;                   /* its root is a dead end */
+        else if (t->multi)
+            probe_bounded(r, &rng, &v, &w);
+        else
+            probe_plain(r, &rng, &v, &w);
+        double k = (double)(done + 1), delta = v - nm;
+        nm += delta / k;
+        n2 += delta * (v - nm);
+        delta = w - sm;
+        sm += delta / k;
+        s2 += delta * (w - sm);
+    }
+    PyEval_RestoreThread(ts);
+    PyMem_Free(r->block);
+    PyMem_Free(wt);
+    if (interrupted)
+        return NULL;
+    return Py_BuildValue("(Ldddd)", done, nm, n2, sm, s2);
+}
