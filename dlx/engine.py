@@ -270,6 +270,25 @@ def count(req: Any, cache: int | None = None) -> int | None:
     return n
 
 
+def zdd(req: Any, cache: int) -> tuple[bytes, bytes, bytes, int] | None:
+    """The core's :func:`dlx.zdd`: the diagram's arrays and root, built by counting by
+    caching with at most ``cache`` entries (None when a count grew past 128 bits: the
+    pure engine builds it)."""
+    search = _search(req, "count", cache=cache, zdd=True)
+    search.count()
+    state = search.cache
+    if state["overflow"]:
+        return None
+    if state["full"]:
+        _cache_full(cache)
+    if search.status in ("budget", "timeout"):
+        stop = _out_of_budget(req, search, None)
+        stop.frontier = None
+        raise stop
+    made: tuple[bytes, bytes, bytes, int] = search.zdd()
+    return made
+
+
 def _cache_full(entries: int) -> None:
     import warnings
 

@@ -284,14 +284,18 @@ def weights_of(links: Links, weight: Callable[[Any], Number] | Mapping[Any, Numb
 
 def zdd(problem: ExactCover, opts: Options, *, cache: bool | int = True) -> ZDD:
     """:func:`dlx.zdd` here: counting by caching, building the diagram as it goes."""
-    from .zdd import ZDDBuilder
+    from .zdd import ZDDBuilder, from_core
 
     entries = cache_entries(cache) or CACHE_ENTRIES
-    req = Request(problem, opts, python_only=True)
+    req = Request(problem, opts)
     links = req.links
     if links.multi:
         raise ExactCoverError("the ZDD of a problem with bounds on items is not built (Knuth's"
                               " DLX6 has none either); count it with dlx.count(cache=True)")
+    if req.core:
+        made = _engine.zdd(req, entries)
+        if made is not None:
+            return from_core(tuple(links.labels), *made, forced=req.forced)
     builder = ZDDBuilder(links.labels)
     memo = Memo(links, entries, builder)
     search = req.run("count", memo=memo)

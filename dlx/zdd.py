@@ -168,19 +168,44 @@ class ZDDBuilder:
         if isinstance(root, bool) or not isinstance(root, int) or not 0 <= root < len(self._var):
             raise ExactCoverError(f"the root must be a node id (0 to {len(self._var) - 1}),"
                                   f" not {shown(root)}")
-        var, lo, hi = self._var, self._lo, self._hi
-        keep = _reachable(lo, hi, root)
-        if all(keep[2:]):
-            return ZDD._new(self.labels, var[:], lo[:], hi[:], root)
-        new = [0, 1] + [0] * (len(var) - 2)
-        v2, l2, h2 = array("i", (-1, -1)), array("i", (0, 1)), array("i", (0, 1))
-        for k in range(2, len(var)):
-            if keep[k]:
-                new[k] = len(v2)
-                v2.append(var[k])
-                l2.append(new[lo[k]])
-                h2.append(new[hi[k]])
-        return ZDD._new(self.labels, v2, l2, h2, new[root])
+        return _finished(self.labels, self._var, self._lo, self._hi, root)
+
+
+def _finished(labels: tuple[Hashable, ...], var: array[int], lo: array[int], hi: array[int],
+              root: int) -> ZDD:
+    """The ZDD of ``root`` in arrays made the builder's way (shared nodes, children
+    first, sinks at 0 and 1): the nodes it reaches, renumbered in order (no copy when
+    it reaches all)."""
+    keep = _reachable(lo, hi, root)
+    if all(keep[2:]):
+        return ZDD._new(labels, var[:], lo[:], hi[:], root)
+    new = [0, 1] + [0] * (len(var) - 2)
+    v2, l2, h2 = array("i", (-1, -1)), array("i", (0, 1)), array("i", (0, 1))
+    for k in range(2, len(var)):
+        if keep[k]:
+            new[k] = len(v2)
+            v2.append(var[k])
+            l2.append(new[lo[k]])
+            h2.append(new[hi[k]])
+    return ZDD._new(labels, v2, l2, h2, new[root])
+
+
+def from_core(labels: tuple[Hashable, ...], var: bytes, lo: bytes, hi: bytes, root: int,
+              forced: Iterable[int] = ()) -> ZDD:
+    """The ZDD the core built (its arrays as bytes of int32, made the builder's way),
+    with the forced options wrapped around its root, first first."""
+    arrays = []
+    for data in (var, lo, hi):
+        a = array("i")
+        a.frombytes(data)
+        arrays.append(a)
+    b = ZDDBuilder(labels)
+    b._var, b._lo, b._hi = arrays
+    b._unique = {(v, lo_, hi_): k for k, (v, lo_, hi_) in
+                 enumerate(zip(*arrays, strict=True)) if k >= 2} if forced else {}
+    for f in reversed(list(forced)):
+        root = b.make(f, 0, root)
+    return b.finish(root)
 
 
 def _bad_node(var: int, lo: int, hi: int, next_id: int, n_labels: int) -> str:

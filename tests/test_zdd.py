@@ -19,8 +19,9 @@ from typing import NamedTuple
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 from oracles import brute_force, plain_tree
-from strategies import colored_problems, problems
+from strategies import BUDGET, colored_problems, problems
 
 import dlx
 from dlx.errors import ExactCoverError, FormatError
@@ -517,3 +518,24 @@ def test_binary_and_undecodable_input(tmp_path):
     assert caught.value.line >= 1
     with pytest.raises(TypeError, match="text stream"):
         ZDD.read(io.BytesIO(GOOD.encode()))
+
+
+@given(st.one_of(problems(), colored_problems()), st.data())
+def test_dlx_zdd_is_the_same_diagram_on_both_engines(p, data):
+    """dlx.zdd (counting by caching as DLX6 builds the diagram): the same nodes, root
+    and Stats on both engines, the solutions of the search in its order, forced
+    options first."""
+    from dlx import engine as engines
+
+    labels = [o for o in p.options if any(i in p.primary for i in p.item_names(o))]
+    forced = data.draw(st.lists(st.sampled_from(labels), max_size=2, unique=True)) \
+        if labels else []
+    made = {}
+    for engine in (("python", "c") if engines.available() else ("python",)):
+        s = dlx.Stats()
+        z = dlx.zdd(p, forced=forced, stats=s, engine=engine, max_nodes=BUDGET)
+        made[engine] = (z, (s.nodes, s.updates, s.solutions, tuple(s.profile)))
+        assert list(z) == list(dlx.solutions(p, forced=forced, max_nodes=BUDGET))
+        assert z.count() == s.solutions
+    assert len({repr(v[1]) for v in made.values()}) == 1
+    assert len({v[0] for v in made.values()}) == 1

@@ -220,11 +220,14 @@ enter:
         r->solutions++;
         if (__builtin_add_overflow(m->total, (u128)1, &m->total))
             m->overflow = 1;
+        if (m->zdd != NULL)
+            m->zres[level] = 1;             /* the family of the empty solution */
         goto counted;
     }
     if (cached) {
         /* counting by caching: what is left was met before, with `known` solutions */
         u128 known;
+        int32_t node = 0;
         if (multi)
             bounded_key(m, r, &k0, &k1);
         else {
@@ -232,11 +235,15 @@ enter:
             k1 = s1;
             secondary_key(r, &k0, &k1);
         }
-        if (memo_get(m, k0, k1, &known)) {
+        if (memo_get(m, k0, k1, &known, &node)) {
             if (__builtin_add_overflow(m->total, known, &m->total))
                 m->overflow = 1;
+            if (m->zdd != NULL)
+                m->zres[level] = node;
             goto counted;
         }
+        if (m->zdd != NULL)
+            m->zres[level] = 0;             /* the chain of this level's options, to come */
         m->lkey[2 * level] = k0;
         m->lkey[2 * level + 1] = k1;
         m->lfrom[level] = m->total;
@@ -317,15 +324,21 @@ counted:
 leave:
     /* X8 (M9): leave level `level` (counting by caching: store what was found below) */
     if (cached && m->lset[level]) {
-        memo_put(m, m->lkey[2 * level], m->lkey[2 * level + 1], m->total - m->lfrom[level]);
+        memo_put(m, m->lkey[2 * level], m->lkey[2 * level + 1], m->total - m->lfrom[level],
+                 m->zdd != NULL ? m->zres[level] : 0);
         m->lset[level] = 0;
     }
+    if (cached && m->zdd != NULL)
+        m->last = m->zres[level];
     if (level == base) {
         r->resume = RESUME_ENTER;
         why = R_DONE;
         goto save;
     }
     level--;
+    if (cached && m->zdd != NULL)           /* (a ZDD) x_l's node joins the level's chain */
+        m->zres[level] = dlx_zdd_make(m->zdd, r->OPT[IDX(x[level])], m->zres[level],
+                                      m->zres[level + 1]);
     /* X6 (M7): try again: uncommit x_l, take the next option of its item */
     xl = x[level];
     if (multi && IDX(xl) <= r->t->N) {

@@ -44,6 +44,15 @@ dlx_memo_free(Memo *m)
 {
     if (m == NULL)
         return;
+    if (m->zdd != NULL) {
+        PyMem_Free(m->zdd->var);
+        PyMem_Free(m->zdd->lo);
+        PyMem_Free(m->zdd->hi);
+        PyMem_Free(m->zdd->slots);
+        PyMem_Free(m->zdd);
+    }
+    PyMem_Free(m->znode);
+    PyMem_Free(m->zres);
     PyMem_Free(m->keys);
     PyMem_Free(m->vals);
     PyMem_Free(m->used);
@@ -64,10 +73,12 @@ dlx_memo_grow(Memo *m)
     uint64_t *keys = (uint64_t *)PyMem_Malloc(2 * cap * sizeof(uint64_t));
     u128 *vals = (u128 *)PyMem_Malloc(cap * sizeof(u128));
     unsigned char *used = (unsigned char *)PyMem_Calloc(cap, 1);
-    if (keys == NULL || vals == NULL || used == NULL) {
+    int32_t *znode = m->zdd == NULL ? NULL : (int32_t *)PyMem_Malloc(cap * sizeof(int32_t));
+    if (keys == NULL || vals == NULL || used == NULL || (m->zdd != NULL && znode == NULL)) {
         PyMem_Free(keys);
         PyMem_Free(vals);
         PyMem_Free(used);
+        PyMem_Free(znode);
         return;
     }
     for (size_t s = 0; s < m->cap; s++) {
@@ -80,14 +91,111 @@ dlx_memo_grow(Memo *m)
         keys[2 * t] = m->keys[2 * s];
         keys[2 * t + 1] = m->keys[2 * s + 1];
         vals[t] = m->vals[s];
+        if (znode != NULL)
+            znode[t] = m->znode[s];
     }
     PyMem_Free(m->keys);
     PyMem_Free(m->vals);
     PyMem_Free(m->used);
+    PyMem_Free(m->znode);
     m->keys = keys;
     m->vals = vals;
     m->used = used;
+    m->znode = znode;
     m->cap = cap;
+}
+
+/* ------------------------------------------------------------------ the ZDD */
+
+int
+dlx_memo_want_zdd(Memo *m, const Run *r)
+{
+    Zdd *z = (Zdd *)PyMem_Calloc(1, sizeof(Zdd));
+    if (z == NULL)
+        return -1;
+    m->zdd = z;
+    z->cap = 1024;
+    z->slot_cap = 2048;
+    z->var = (int32_t *)PyMem_Malloc(z->cap * sizeof(int32_t));
+    z->lo = (int32_t *)PyMem_Malloc(z->cap * sizeof(int32_t));
+    z->hi = (int32_t *)PyMem_Malloc(z->cap * sizeof(int32_t));
+    z->slots = (int32_t *)PyMem_Calloc(z->slot_cap, sizeof(int32_t));
+    m->znode = (int32_t *)PyMem_Malloc(m->cap * sizeof(int32_t));
+    m->zres = (int32_t *)PyMem_Calloc((size_t)r->depth + 2, sizeof(int32_t));
+    if (z->var == NULL || z->lo == NULL || z->hi == NULL || z->slots == NULL
+        || m->znode == NULL || m->zres == NULL)
+        return -1;
+    for (int k = 0; k < 2; k++)             /* the sinks, as dlx.zdd lays them out */
+        z->var[k] = -1, z->lo[k] = k, z->hi[k] = k;
+    z->count = 2;
+    return 0;
+}
+
+static size_t
+triple_hash(int32_t var, int32_t lo, int32_t hi)
+{
+    return (size_t)mix64(((uint64_t)(uint32_t)var << 32) ^ (uint32_t)lo ^ ((uint64_t)hi << 17));
+}
+
+/* Double the unique table (or fail quietly: z->failed). */
+static int
+zdd_grow_slots(Zdd *z)
+{
+    size_t cap = 2 * z->slot_cap;
+    int32_t *slots = (int32_t *)PyMem_Calloc(cap, sizeof(int32_t));
+    if (slots == NULL)
+        return -1;
+    for (size_t id = 2; id < z->count; id++) {
+        size_t s = triple_hash(z->var[id], z->lo[id], z->hi[id]) & (cap - 1);
+        while (slots[s])
+            s = (s + 1) & (cap - 1);
+        slots[s] = (int32_t)id + 1;
+    }
+    PyMem_Free(z->slots);
+    z->slots = slots;
+    z->slot_cap = cap;
+    return 0;
+}
+
+int32_t
+dlx_zdd_make(Zdd *z, int32_t var, int32_t lo, int32_t hi)
+{
+    if (hi == 0 || z->failed)
+        return hi == 0 ? lo : 0;
+    size_t mask = z->slot_cap - 1, s = triple_hash(var, lo, hi) & mask;
+    for (; z->slots[s]; s = (s + 1) & mask) {
+        int32_t id = z->slots[s] - 1;
+        if (z->var[id] == var && z->lo[id] == lo && z->hi[id] == hi)
+            return id;
+    }
+    if (z->count >= (size_t)INT32_MAX - 1) {
+        z->failed = 1;
+        return 0;
+    }
+    if (z->count == z->cap) {
+        size_t cap = 2 * z->cap;
+        int32_t *v = (int32_t *)PyMem_Realloc(z->var, cap * sizeof(int32_t));
+        if (v != NULL)
+            z->var = v;
+        int32_t *l = v == NULL ? NULL : (int32_t *)PyMem_Realloc(z->lo, cap * sizeof(int32_t));
+        if (l != NULL)
+            z->lo = l;
+        int32_t *h = l == NULL ? NULL : (int32_t *)PyMem_Realloc(z->hi, cap * sizeof(int32_t));
+        if (h == NULL) {
+            z->failed = 1;
+            return 0;
+        }
+        z->hi = h;
+        z->cap = cap;
+    }
+    int32_t id = (int32_t)z->count++;
+    z->var[id] = var;
+    z->lo[id] = lo;
+    z->hi[id] = hi;
+    z->slots[s] = id + 1;
+    if (2 * z->count > z->slot_cap && zdd_grow_slots(z) < 0)
+        z->failed = 1;
+    return id;
 }
 
 /* The signature of the state run r stands in (Algorithm C): the primary items in the

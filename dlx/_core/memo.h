@@ -29,6 +29,16 @@
 
 typedef unsigned __int128 u128;
 
+/* (dlx.zdd) The diagram under construction: branch nodes (var, lo, hi) with ids from
+   2 (0 and 1 are the sinks), each made once (a unique table), children first. */
+typedef struct Zdd {
+    int32_t *var, *lo, *hi;
+    size_t count, cap;       /* ids 0..count-1 in use (the sinks included) */
+    int32_t *slots;          /* the unique table: 1 + id, 0 free */
+    size_t slot_cap;
+    int failed;              /* no memory for more nodes */
+} Zdd;
+
 typedef struct Memo {
     /* the table: open addressing, linear probing */
     uint64_t *keys;          /* 2 per slot */
@@ -47,6 +57,10 @@ typedef struct Memo {
     /* (M) the options seen by the key walk */
     int *stamp, now;
     u128 total;              /* every solution counted, those of cache hits included */
+    /* (dlx.zdd) the diagram: per slot, the node of its state; per level, the diagram of
+       the level so far (the chain of the options tried); the last one finished */
+    Zdd *zdd;
+    int32_t *znode, *zres, last;
 } Memo;
 
 DLX_HIDDEN Memo *dlx_memo_new(const Run *r, size_t limit);
@@ -54,6 +68,11 @@ DLX_HIDDEN void dlx_memo_free(Memo *m);
 /* The signature of the state r is in (after the forced options): a walk. */
 DLX_HIDDEN void dlx_memo_start(Memo *m, const Run *r);
 DLX_HIDDEN void dlx_memo_grow(Memo *m);
+/* Build the ZDD of all solutions too (dlx.zdd); -1 on no memory. */
+DLX_HIDDEN int dlx_memo_want_zdd(Memo *m, const Run *r);
+/* The node (var, lo, hi): lo when hi is 0, the one made before for the same triple, or
+   a new one (ZDDBuilder.make); 0 with z->failed set when there is no memory. */
+DLX_HIDDEN int32_t dlx_zdd_make(Zdd *z, int32_t var, int32_t lo, int32_t hi);
 
 /* splitmix64's finaliser: the random numbers are mixes of their index and a seed. */
 ALWAYS_INLINE uint64_t
@@ -133,14 +152,17 @@ bounded_key(Memo *m, const Run *r, uint64_t *k0, uint64_t *k1)
     *k1 = b;
 }
 
-/* The count stored under key (k0, k1): 1 and *val, or 0 when there is none. */
+/* The count stored under key (k0, k1): 1 and *val (and with a ZDD, its node *node),
+   or 0 when there is none. */
 ALWAYS_INLINE int
-memo_get(const Memo *m, uint64_t k0, uint64_t k1, u128 *val)
+memo_get(const Memo *m, uint64_t k0, uint64_t k1, u128 *val, int32_t *node)
 {
     size_t mask = m->cap - 1;
     for (size_t s = (size_t)k0 & mask; m->used[s]; s = (s + 1) & mask) {
         if (m->keys[2 * s] == k0 && m->keys[2 * s + 1] == k1) {
             *val = m->vals[s];
+            if (m->zdd != NULL)
+                *node = m->znode[s];
             return 1;
         }
     }
@@ -149,7 +171,7 @@ memo_get(const Memo *m, uint64_t k0, uint64_t k1, u128 *val)
 
 /* Store the count under key (k0, k1) (the search never stores a key twice). */
 ALWAYS_INLINE void
-memo_put(Memo *m, uint64_t k0, uint64_t k1, u128 val)
+memo_put(Memo *m, uint64_t k0, uint64_t k1, u128 val, int32_t node)
 {
     if (m->count >= m->limit) {
         m->full = 1;
@@ -169,6 +191,8 @@ memo_put(Memo *m, uint64_t k0, uint64_t k1, u128 val)
     m->keys[2 * s] = k0;
     m->keys[2 * s + 1] = k1;
     m->vals[s] = val;
+    if (m->zdd != NULL)
+        m->znode[s] = node;
     m->count++;
 }
 

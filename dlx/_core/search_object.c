@@ -307,19 +307,24 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"table", "labels", "mode", "max_nodes", "limit", "heuristic",
                              "progress", "stats", "weights", "ratios", "integral", "forced",
-                             "timeout", "k", "scale", "cache", "sharp", NULL};
+                             "timeout", "k", "scale", "cache", "sharp", "zdd", NULL};
     TableObject *t;
     PyObject *labels, *progress = Py_None, *stats = Py_None, *weights = Py_None,
              *ratios = Py_None, *forced = NULL, *sharp = Py_None;
     const char *mode_name;
     long long max_nodes = -1, limit = -1, scale = 1, cache = 0;
-    int heuristic = 0, integral = 0, k = 1;
+    int heuristic = 0, integral = 0, k = 1, zdd = 0;
     double timeout = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiLLO:Search", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiLLOp:Search", kwlist,
                                      &dlx_Table_Type, &t, &labels, &mode_name, &max_nodes, &limit,
                                      &heuristic, &progress, &stats, &weights, &ratios,
-                                     &integral, &forced, &timeout, &k, &scale, &cache, &sharp))
+                                     &integral, &forced, &timeout, &k, &scale, &cache, &sharp,
+                                     &zdd))
         return NULL;
+    if (zdd && (cache <= 0 || t->multi)) {
+        PyErr_SetString(PyExc_ValueError, "zdd needs a cache and no bounds");
+        return NULL;
+    }
     if (k < 1 || (integral && scale < 1)) {
         PyErr_SetString(PyExc_ValueError, "k and scale must be at least 1");
         return NULL;
@@ -430,6 +435,10 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             return PyErr_NoMemory();
         }
         dlx_memo_start(r->memo, r);
+        if (zdd && dlx_memo_want_zdd(r->memo, r) < 0) {
+            Py_DECREF(S);
+            return PyErr_NoMemory();
+        }
     }
     S->clash = placed == CLASH;
     S->dead = placed == DEAD;
@@ -609,6 +618,25 @@ Search_get_solutions(SearchObject *S, void *closure)
     return solutions_of(&S->run);
 }
 
+/* (dlx.zdd) The diagram built: (var, lo, hi, root), the arrays as bytes of int32
+   (ids 0 and 1 the sinks); after the search. */
+static PyObject *
+Search_zdd(SearchObject *S, PyObject *unused)
+{
+    const Memo *m = S->run.memo;
+    if (m == NULL || m->zdd == NULL) {
+        PyErr_SetString(PyExc_ValueError, "this search builds no ZDD");
+        return NULL;
+    }
+    const Zdd *z = m->zdd;
+    if (z->failed)
+        return PyErr_NoMemory();
+    Py_ssize_t n = (Py_ssize_t)(z->count * sizeof(int32_t));
+    int root = S->clash || S->dead ? 0 : m->last;
+    return Py_BuildValue("(y#y#y#i)", (const char *)z->var, n, (const char *)z->lo, n,
+                         (const char *)z->hi, n, root);
+}
+
 /* (counting by caching) what happened to the cache: its entries, whether it filled
    up, whether a count grew past 128 bits. */
 static PyObject *
@@ -632,6 +660,9 @@ static PyMethodDef Search_methods[] = {
     {"frontier", (PyCFunction)Search_frontier, METH_NOARGS,
      "frontier() -> after a stop by budget or time, the unexplored subtrees, each as the\n"
      "option indices of its forced path, in search order ([] otherwise)."},
+    {"zdd", (PyCFunction)Search_zdd, METH_NOARGS,
+     "zdd() -> (var, lo, hi, root): the ZDD a search with zdd=True built (the arrays as\n"
+     "bytes of int32, ids 0 and 1 the sinks), after count()."},
     {NULL},
 };
 
