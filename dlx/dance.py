@@ -4,7 +4,7 @@
 ``cover``/``uncover`` an item ((12), (14)), ``purify``/``unpurify`` a secondary
 item and ``commit``/``uncommit`` a node (Algorithm C), and for bounds on items
 (Algorithm M, Knuth's DLX3) ``commit_bounded``/``uncommit_bounded`` and
-``tweak``/``untweak``.  The choosers of step X3 (M3) are here too: minimum
+``tweak``/``untweak``/``restore_bounded``.  The choosers of step X3 (M3) are here too: minimum
 remaining values (:func:`choose_mrv`), the first item, and Algorithm M's
 branching degree (:func:`choose_bounded`).  The compiled core has the same steps
 under the same names in ``dlx/_core/dance.h``.  The loop that calls them is
@@ -300,6 +300,17 @@ class Dance:
                             LEN[TOP[r]] += 1
             above, q = q, D[q]
         U[last] = above
+
+    def restore_bounded(self, i: int, first: int) -> None:
+        """M8, restore i: undo its cover, or put back the options tweaked out of its
+        list since ``first``; then give the choice back to its bound."""
+        if self.BOUND[i] == 0 and self.SLACK[i] == 0:
+            self.uncover(i)
+        else:
+            self.untweak(i, first, self.BOUND[i] != 0)
+            if self.BOUND[i] == 0:
+                self.uncover(i, relink=False)
+        self.BOUND[i] += 1
 
     def dead_end_beyond(self, rest: Sequence[int], start: int) -> bool:
         """Early failure: True when some uncovered primary item with no option left is

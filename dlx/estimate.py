@@ -39,8 +39,9 @@ from . import engine as _engine
 from .dance import Dance, degree, first_empty, others
 from .errors import BudgetExceeded, ExactCoverError, shown
 from .links import Links
+from .partial import place_forced, unwind, unwind_bounded
 from .problem import ExactCover
-from .search import HeuristicName, _chooser, _place_forced, _unwind, _unwind_bounded
+from .search import HeuristicName, chooser
 
 __all__ = ["Estimate", "estimate", "MAX_SAMPLES"]
 
@@ -149,11 +150,11 @@ def _pure(links: Links, samples: int, seed: int, heuristic: HeuristicName | None
     """The probes on the pure engine (``links`` a private copy): how many were made,
     and Welford's sums of their estimates."""
     dance = Dance(links)
-    choose = _chooser(heuristic, links)
+    choose = chooser(heuristic, links)
     rng = Rand(seed)
     levels = len(forced) + 1
     x, first, score = [0] * levels, [0] * levels, [0] * (levels + 1)
-    _, _, placed = _place_forced(dance, links.first_primary(forced), choose, x, first, score,
+    _, _, placed = place_forced(dance, links.first_primary(forced), choose, x, first, score,
                                  None)
     probe = _probe_bounded if links.multi else _probe
     nodes, sols = _Mean(), _Mean()
@@ -230,7 +231,7 @@ def _probe(dance: Dance, choose: object, rng: Rand) -> tuple[float, float]:
         for q in others(t, x):
             dance.commit(q)
         path.append(x)
-    _unwind(dance, path, len(path), 0, 0)              # undo the path, deepest first
+    unwind(dance, path, len(path), 0, 0)              # undo the path, deepest first
     return total, solutions
 
 
@@ -275,7 +276,7 @@ def _probe_bounded(dance: Dance, choose: object, rng: Rand) -> tuple[float, floa
         if xl > N:                                      # M6: an option (not the null choice)
             for q in others(t, xl):
                 dance.commit_bounded(q)
-    _unwind_bounded(dance, x, first, len(x), 0, 0)
+    unwind_bounded(dance, x, first, len(x), 0, 0)
     return total, solutions
 
 

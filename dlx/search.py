@@ -67,6 +67,7 @@ from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Backtrack, Choose, Cover, Solution, Stats, Try, Uncover
 from .links import Links
 from .memo import CacheFullWarning, Memo
+from .partial import frontier, place_forced, unwind, unwind_bounded
 
 __all__ = ["run", "PROGRESS_EVERY", "Heuristic", "HeuristicName", "Mode",
            # defined in dlx.bound and dlx.memo, named here too for older imports
@@ -89,7 +90,7 @@ HeuristicName: TypeAlias = Literal["mrv", "first", "sharp", "weighted"]
 
 
 
-def _chooser(heuristic: HeuristicName | Heuristic | None, links: Links
+def chooser(heuristic: HeuristicName | Heuristic | None, links: Links
              ) -> Callable[[Links], int]:
     """X3's rule for a search of ``links``: a function of the links that gives the item
     to branch on (one that keeps weights, for "weighted", has ``ran_dry``)."""
@@ -164,7 +165,7 @@ def run(
     steps, after the links are restored.
     """
     s = _Search(links, mode, Stats() if stats is None else stats, max_nodes, timeout,
-                _chooser(heuristic, links), progress, bb, memo)
+                chooser(heuristic, links), progress, bb, memo)
     # X1 (M1): initialise.  The links are laid out; place the forced options first.
     placed = s.place(forced)
     if placed == "clash":
@@ -237,7 +238,7 @@ class _Search:
         stats.explored = 1.0            # until the search starts (a clash ends it at once)
 
     def place(self, forced: Sequence[int]) -> str:
-        """X1 with forced options (see :func:`_place_forced`); grows the levels."""
+        """X1 with forced options (see :func:`place_forced`); grows the levels."""
         if forced:
             more = len(forced)
             self.x += [0] * more
@@ -249,7 +250,7 @@ class _Search:
             self.profile += [0] * more
             self.zres += [0] * more
             self.state = SearchState(self.links, self.x)
-        level, self.updates0, placed = _place_forced(
+        level, self.updates0, placed = place_forced(
             self.dance, forced, self.choose, self.x, self.first, self.score, self.bb)
         self.base = level
         if placed == "placed":
@@ -332,7 +333,7 @@ class _Search:
         if nodes == self.max_nodes:
             self.sync(nodes, deepest)
             raise BudgetExceeded(self.max_nodes, None, self.stats, frontier=None if t.multi
-                                 else _frontier(t, self.x, self.base, level, i))
+                                 else frontier(t, self.x, self.base, level, i))
         self.sync(nodes + 1, deepest)
         self.stats.explored = _explored(t, self.x, self.first, self.branches, self.base, level)
         _check_point(self.stats, self.progress, self.deadline, self.timeout, t, self.x,
@@ -463,7 +464,7 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
     finally:
         s.sync(nodes, deepest)
         if pause.on:
-            _unwind(dance, x, level, i if holding else 0, committed)
+            unwind(dance, x, level, i if holding else 0, committed)
 
 
 def _algorithm_m(s: _Search) -> Generator[Any, None, None]:
@@ -531,7 +532,7 @@ def _algorithm_m(s: _Search) -> Generator[Any, None, None]:
                     if x[level] <= N:                       # after the null choice: to M8
                         i = x[level]
                         dance.reactivate(i)
-                        _restore_bounded(dance, i, first[level])
+                        dance.restore_bounded(i, first[level])
                         if tracing:
                             yield from _pause(pause, Uncover(level, name[i]))
                         continue
@@ -556,7 +557,7 @@ def _algorithm_m(s: _Search) -> Generator[Any, None, None]:
                 open_ = bool(BOUND[i] or SLACK[i])
                 if xl == i and not open_ or open_ and t.LEN[i] <= BOUND[i] - SLACK[i]:
                     # M8: restore i
-                    _restore_bounded(dance, i, first[level])
+                    dance.restore_bounded(i, first[level])
                     holding = False
                     if tracing:
                         yield from _pause(pause, Uncover(level, name[i]))
@@ -594,65 +595,8 @@ def _algorithm_m(s: _Search) -> Generator[Any, None, None]:
     finally:
         s.sync(nodes, deepest)
         if pause.on:
-            _unwind_bounded(dance, x, first, level, i if holding else 0, committed)
+            unwind_bounded(dance, x, first, level, i if holding else 0, committed)
 
-
-def _place_forced(dance: Dance, forced: Sequence[int], choose: Callable[[Links], int],
-                  x: list[int], first: list[int], score: list[Any], bb: Bound | None
-                  ) -> tuple[int, int, str]:
-    """X1 with forced options: commit them as X4 and X5 would, levels 0, 1, ...
-
-    The search below them counts, as its root, the step that placed the last one
-    (committing its items, with early failure), as the plain search counts trying
-    that option; so the last goes in through the item the search would choose
-    there.  Returns ``(level, updates before that root step, outcome)``, outcome
-    ``"placed"``, ``"clash"`` (a forced option is no longer available: nothing to
-    search) or ``"dead end"`` (the root step fails early); the links are restored
-    unless placed.
-    """
-    t = dance.links
-    TOP, OPT, CYCLIC = t.TOP, t.OPT, t.cyclic_table()
-    level = 0
-    if t.multi:
-        # Algorithm M: each forced option is taken out of every list and counts once
-        # against the bounds of its items (no frontier, so no root step to count)
-        for f in forced:
-            if not _available(t, f):
-                _unwind_bounded(dance, x, first, level, 0, 0)
-                return level, dance.updates, "clash"
-            x[level] = f
-            dance.tweak(f, True)
-            for q in (f, *(CYCLIC[f] or others(t, f))):
-                dance.commit_bounded(q)
-            if bb is not None:
-                score[level + 1] = score[level] + bb.weights[OPT[f]]
-            level += 1
-        return level, dance.updates, "placed"
-    updates0 = dance.updates
-    for k, f in enumerate(forced):
-        if not _available(t, f):
-            _unwind(dance, x, level, 0, 0)
-            return level, updates0, "clash"
-        last = k == len(forced) - 1
-        if last:
-            # through the item the search would choose here (when it has one), so
-            # that its commit is the one the plain search makes
-            i = 0 if dance.empty else choose(t)
-            f = next((q for q in t.ROW[f] if TOP[q] == i), f)
-        x[level] = f
-        dance.cover(TOP[f])
-        if last:
-            updates0 = dance.updates
-        rest = CYCLIC[f] or others(t, f)
-        for done, q in enumerate(rest, 1):
-            dance.commit(q)
-            if last and dance.empty and dance.dead_end_beyond(rest, done):
-                _unwind(dance, x, level, TOP[f], done)
-                return level, updates0, "dead end"
-        if bb is not None:
-            score[level + 1] = score[level] + bb.weights[OPT[f]]
-        level += 1
-    return level, updates0, "placed"
 
 
 def _explored(t: Links, x: list[int], first: list[int], branches: list[int], base: int,
@@ -680,101 +624,12 @@ def _check_point(stats: Stats, progress: Callable[[Stats], object] | None,
         progress(stats)
     if deadline is not None and time.monotonic() > deadline:
         raise BudgetExceeded(None, None, stats, timeout=timeout,
-                             frontier=None if t.multi else _frontier(t, x, base, level, i))
+                             frontier=None if t.multi else frontier(t, x, base, level, i))
 
 
-def _frontier(t: Links, x: list[int], base: int, level: int, i: int) -> list[tuple[int, ...]]:
-    """The subtrees a search stopped at X5 (about to try x[level], an option of item
-    i) has not explored, in the order it would have: x[level] and the options after
-    it in i's list, then those after x[level-1] in its item's list, and so on up to
-    the root.  Each is the forced options (option indices) on the path to it."""
-    D, OPT, TOP = t.DLINK, t.OPT, t.TOP
-    path = [OPT[q] for q in x[:level]]
-    pieces: list[tuple[int, ...]] = []
-    for k in range(level, base - 1, -1):
-        item = i if k == level else TOP[x[k]]
-        q = x[k] if k == level else D[x[k]]
-        while q != item:
-            pieces.append((*path[:k], OPT[q]))
-            q = D[q]
-    return pieces
 
 
-def _unwind(dance: Dance, x: list[int], level: int, held: int, committed: int) -> None:
-    """Restore the links after a stop between two steps: undo the first ``committed``
-    commits of x[level], uncover the item ``held`` at this level (0: none), then
-    undo levels level-1 .. 0 (X6 and X7 for each)."""
-    t = dance.links
-    if committed:
-        for q in reversed(others(t, x[level])[:committed]):
-            dance.uncommit(q)
-    if held:
-        dance.uncover(held)
-    for lev in range(level - 1, -1, -1):
-        for q in reversed(others(t, x[lev])):
-            dance.uncommit(q)
-        dance.uncover(t.TOP[x[lev]])
 
-
-def _restore_bounded(dance: Dance, i: int, first: int) -> None:
-    """M8 for item i: undo its cover, or put back the options tweaked out of its
-    list since ``first``; then give the choice back to its bound."""
-    t = dance.links
-    if t.BOUND[i] == 0 and t.SLACK[i] == 0:
-        dance.uncover(i)
-    else:
-        dance.untweak(i, first, t.BOUND[i] != 0)
-        if t.BOUND[i] == 0:
-            dance.uncover(i, relink=False)
-    t.BOUND[i] += 1
-
-
-def _unwind_bounded(dance: Dance, x: list[int], first: list[int], level: int, held: int,
-                    committed: int) -> None:
-    """(M) :func:`_unwind` with bounds: undo the first ``committed`` commits of
-    x[level] and restore the item ``held`` at this level (0: none), then undo the
-    levels below (X6 and X7 for each, or a null choice).  Forced levels (no item
-    held) are put back as they were placed."""
-    t = dance.links
-    if committed:
-        for q in reversed(others(t, x[level])[:committed]):
-            dance.uncommit_bounded(q)
-    if held:
-        if t.BOUND[held] == 0 and t.SLACK[held]:
-            dance.reactivate(held)
-        elif t.BOUND[held] and x[level] == held and t.RLINK[t.LLINK[held]] != held:
-            dance.reactivate(held)                      # stopped right after a null choice
-        _restore_bounded(dance, held, first[level])
-    for lev in range(level - 1, -1, -1):
-        xl = x[lev]
-        if first[lev] == 0:                             # a forced option
-            for q in reversed((xl, *others(t, xl))):
-                dance.uncommit_bounded(q)
-            dance.untweak_option(xl)
-            continue
-        if xl <= t.N:
-            i = xl
-            dance.reactivate(i)
-        else:
-            i = t.TOP[xl]
-            for q in reversed(others(t, xl)):
-                dance.uncommit_bounded(q)
-            if t.BOUND[i] == 0 and t.SLACK[i]:
-                dance.reactivate(i)
-        _restore_bounded(dance, i, first[lev])
-
-
-def _available(t: Links, f: int) -> bool:
-    """Can the option of node f still be chosen?  Every node of it must still be in
-    its item's list (not hidden by an earlier choice), and every item it covers
-    (a node without a colour) must still be uncovered."""
-    U, D, LL, RL, COLOR, TOP = t.ULINK, t.DLINK, t.LLINK, t.RLINK, t.COLOR, t.TOP
-    for q in t.ROW[f]:
-        if D[U[q]] != q:
-            return False
-        if COLOR[q] == 0 and RL[LL[TOP[q]]] != TOP[q]:
-            return False
-    return True
 
 
 def _labels(labels: list[Hashable], OPT: list[int], x: list[int], level: int
