@@ -11,13 +11,15 @@
  *   dance.h           the node layout, the state of a search (Run) and the dance:
  *                     hide, cover, purify, commit, tweak and the choosers, always
  *                     inline (Knuth's names and a map of the steps at its top)
- *   loop.c            THE loop (run_core_impl), written once and compiled three
- *                     times by constant arguments of an always-inline function:
- *                     plain (no colours), coloured, and bounded (Algorithm M);
- *                     forced options (X1) and branch and bound
- *   table.c           Table: the static, validated arrays of one problem and the
- *                     node layout a search starts from; its type object; the
- *                     readers of numbers and of sets of option indices
+ *   loop.c            THE loop (run_core_impl), written once and compiled by
+ *                     constant arguments of an always-inline function: plain (no
+ *                     colours; primary items only), coloured, and bounded
+ *                     (Algorithm M), each with and without the cache; forced
+ *                     options (X1) and branch and bound
+ *   table.c           Table: the static, validated arrays of one problem, the
+ *                     node layout a search starts from and the walks of hide;
+ *                     its type object; the readers of numbers and of sets of
+ *                     option indices
  *   search_object.c   Search: one resumable search (dlx.solutions stays lazy), the
  *                     GIL and check points (drive)
  *   batch.c           Table.batch: many sets of forced options, without the GIL
@@ -90,6 +92,9 @@ typedef struct Table {
     int *W;             /* the option walks (see build_layout, and hide in dance.h) */
     int *first;         /* per option: its first node in a primary item (forced options) */
     int multi;          /* some primary item has bounds other than (1, 1): Algorithm M */
+    int cyclic;         /* no colours, no bounds, and few nodes in secondary items (or
+                           none): the walks of W are Knuth's cyclic ones, which
+                           do not set the secondary ones apart (build_layout) */
     int *BOUND, *SLACK; /* N1+1 (multi only): bounds v and slack v - u of primary items */
 } TableObject;
 
@@ -98,6 +103,16 @@ extern DLX_HIDDEN PyTypeObject dlx_Table_Type;
 /* The levels a search of t can reach: each chooses an option (Algorithm M: or
    closes an item, the null choice), plus two. */
 DLX_HIDDEN int dlx_levels(const TableObject *t);
+
+/* The `colored` argument of the dance steps (dance.h) for a search of t outside the
+   loop, which keeps secondary items' LEN (keep) or dances as the loop does (not). */
+static inline int
+dlx_dance(const TableObject *t, int keep)
+{
+    if (t->colored)
+        return keep ? KEPT_LENS : COLOURS;
+    return t->cyclic ? CYCLIC : 0;
+}
 
 /* Read the n numbers of seq into out: as C ints in [lo, hi] (type 'i'), as long
    longs in [lo, hi] ('L'), or as doubles ('d', lo and hi unused); -1 with an

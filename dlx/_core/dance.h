@@ -3,9 +3,9 @@
  *
  * Each step is written once, here, as dlx/search.py's Dance writes it; the loop
  * and the placing of forced options (loop.c, minimize.c) compile them in with a
- * constant `colored` flag, so that problems without colours get a dance with no
- * colour tests in it, from the same source.  Nothing here touches Python objects:
- * the loop runs without the GIL.
+ * constant `colored` flag (COLOURS, SECONDARY_LENS, CYCLIC: see hide), so
+ * that problems without colours get a dance with no colour tests in it, from the
+ * same source.  Nothing here touches Python objects: the loop runs without the GIL.
  *
  * Knuth's one-letter names, as in dlx/links.py, whose layout the core reads:
  *
@@ -15,12 +15,14 @@
  *                ULINK is the first node of the option before it and whose DLINK
  *                is the last node of the option after it
  *   LEN          LEN[i] = options left in item i's list
- *   COLOR        colour code of node x (0 none, -1 while purified)
+ *   COLOR        colour code of node x (0 none; Knuth's -1 while purified is
+ *                PURIFIED here, on the node); of header i: the colour purify gave i
  *   OPT          OPT[x] = option index of node x (-1 for headers and spacers)
  *   BOUND, SLACK (Algorithm M) how many more times primary item i may be covered,
  *                and v - u of its bounds (u, v)
  *
- * Where each step is:  hide/unhide (13), (15); cover/uncover (12), (14);
+ * Where each step is:  hide/unhide (13), (15) (hide_long/unhide_long for an
+ * option without a walk); cover/uncover (12), (14);
  * purify/unpurify and commit/uncommit (Algorithm C); commit_option (X5) and
  * uncommit_option (X6); choose_mrv (X3); for Algorithm M: commit_bounded/
  * uncommit_bounded, tweak/untweak, restore_bounded (X7) and choose_bounded (X3).
@@ -53,16 +55,27 @@ typedef struct {
     int t;                   /* option nodes: offset of the item's header;
                                 spacers: TOP * sizeof(Node) (<= 0); headers: 0 */
     int s;                   /* option nodes: where this node's walk starts in W (see
-                                hide); headers: LEN of the item */
+                                table.c's build_layout), negated while the node is
+                                purified; headers: LEN of the item */
 } Node;
 
 #define NODE ((int)sizeof(Node))
+#define NODE_SHIFT 4                        /* NODE == 1 << NODE_SHIFT */
 #define OFF(x) ((x) * NODE)                 /* node index -> node offset */
-#define IDX(o) ((o) / NODE)                 /* node offset -> node index */
+/* node offset -> node index: offsets are multiples of NODE (spacers' t too, below
+   0), so an arithmetic shift is exact, and cheaper than a signed division */
+#define IDX(o) ((o) >> NODE_SHIFT)
+_Static_assert(sizeof(Node) == 1 << NODE_SHIFT, "a Node is 16 bytes");
 #define AT(base, off) ((Node *)((char *)(base) + (off)))
 #define LEN_OF(base, h) (AT(base, h)->s)    /* LEN of the item whose header is at h */
+/* Purify marks the nodes that agree with its colour by negating their walk start
+   (Knuth sets their COLOR to -1; here COLOR keeps the node's colour).  A node is
+   never purified when its own walk is read: hide starts from nodes of lists that
+   are not purified. */
+#define PURIFIED(n) ((n)->s < 0)
 /* Secondary items' LEN carries this bias, so that "a list became empty"
-   (--LEN == 0) is only ever true of a primary item.  No heuristic reads them. */
+   (--LEN == 0) is only ever true of a primary item.  No heuristic reads them, and
+   only the coloured dance keeps them, for the cache (SECONDARY_LENS). */
 #define SECONDARY_BIAS (1 << 30)
 
 struct Table;                /* core.h: the static arrays of a problem */
@@ -110,6 +123,9 @@ typedef struct {
     Node *nd;
     int *LL, *RL, *COL;
     const int *W;
+    int *BOUND;              /* (M) as in Run */
+    const int *SLACK;
+    int N1;                  /* (M) the last primary item */
     int zeros;
 } Ctx;
 
@@ -117,40 +133,145 @@ typedef struct {
 ALWAYS_INLINE Ctx
 ctx_of(const Run *r)
 {
-    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->W, r->zeros};
+    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->W, r->BOUND, r->SLACK, r->N1, r->zeros};
     return c;
 }
 
 /* ------------------------------------------------------- Algorithms X and C */
 
-/* Hide option p (7.2.2.1-(13)), leaving purified nodes (COLOR < 0) alone:
-   Algorithm C's hide'.  The walk is Knuth's, cyclically from p+1, read from W
-   (see table.c's build_layout).  Returns the updates. */
+/* The constant `colored` argument of the steps: 0 for a dance without colours
+   (CYCLIC when the table's walks are Knuth's cyclic ones, Table.cyclic), else
+   COLOURS, with SECONDARY_LENS when the secondary items' LEN must be kept
+   (counting by caching reads it: memo.h's secondary_key; nothing else does). */
+#define COLOURS 1
+#define SECONDARY_LENS 2
+#define KEPT_LENS (COLOURS | SECONDARY_LENS)
+#define CYCLIC 4                 /* (without colours) the walks are Knuth's cyclic ones */
+
+/* The next node of x's option after q, cyclically (q+1, or the option's first
+   node after its last), and the one before it. */
+ALWAYS_INLINE int
+next_node(const char *nd, int q)
+{
+    q += NODE;
+    return AT(nd, q)->t <= 0 ? AT(nd, q)->u : q;
+}
+
+ALWAYS_INLINE int
+prev_node(const char *nd, int q)
+{
+    q -= NODE;
+    return AT(nd, q)->t <= 0 ? AT(nd, q)->d : q;
+}
+
+/* hide and unhide for an option with no walk in W (see build_walks in table.c):
+   Knuth's walk by the links, every node as in Algorithm C's hide' (secondary
+   items' LEN too, which both keep: nothing else needs it then).  They take no Ctx
+   and return what Ctx.zeros gains (and hide_long its updates), so that the loop
+   keeps its Ctx in registers. */
+typedef struct {
+    long long updates;
+    int zeros;
+} Hidden;
+
+ALWAYS_INLINE Hidden
+hide_long(char *nd, const int *COL, int p, const int colored)
+{
+    Hidden h = {0, 0};
+    for (int q = next_node(nd, p); q != p; q = next_node(nd, q)) {
+        const Node *n = AT(nd, q);
+        if ((colored & COLOURS) && PURIFIED(n)) {
+            LEN_OF(nd, n->t)--;
+            continue;
+        }
+        AT(nd, n->u)->d = n->d;
+        AT(nd, n->d)->u = n->u;
+        h.zeros += --LEN_OF(nd, n->t) == 0;
+        h.updates++;
+    }
+    return h;
+}
+
+ALWAYS_INLINE int
+unhide_long(char *nd, const int *COL, int p, const int colored)
+{
+    int zeros = 0;
+    for (int q = next_node(nd, p); q != p; q = next_node(nd, q)) {
+        const Node *n = AT(nd, q);
+        if ((colored & COLOURS) && PURIFIED(n)) {
+            LEN_OF(nd, n->t)++;
+            continue;
+        }
+        AT(nd, n->u)->d = q;
+        AT(nd, n->d)->u = q;
+        zeros -= LEN_OF(nd, n->t)++ == 0;
+    }
+    return zeros;
+}
+
+/* Hide option p (7.2.2.1-(13)), leaving purified nodes (PURIFIED) alone:
+   Algorithm C's hide'.  The walk is read from W (table.c's build_layout): with
+   CYCLIC, Knuth's cyclic walk from p+1; otherwise p's other nodes in primary
+   items, then those in secondary items.  Only the primary ones can empty a list
+   that matters (zeros); without colours, secondary items need no LEN (no rule
+   reads it; the cache asks whether their lists are empty), and with colours only
+   secondary nodes can be purified.  Returns the updates (Knuth's: every node
+   taken out of a list, as dlx.dance counts them). */
 ALWAYS_INLINE long long
 hide(Ctx *c, int p, const int colored)
 {
     char *restrict nd = (char *)c->nd;
     const int *restrict w = c->W + AT(nd, p)->s;
-    const int *const w0 = w;
     const int rel = w[-1];               /* p - (first node of its option) */
+    if (colored & CYCLIC) {
+        /* Knuth's cyclic walk, to the entry p itself has (build_layout) */
+        const int *const w0 = w;
+        char *const fb = nd + (p - rel);
+        int zeros = c->zeros;
+        for (int r; (r = *w) != rel; w++) {
+            const Node *n = (const Node *)(fb + r);
+            int u = n->u, d = n->d, t = n->t;
+            AT(nd, u)->d = d;
+            AT(nd, d)->u = u;
+            zeros += --LEN_OF(nd, t) == 0;
+        }
+        c->zeros = zeros;
+        return w - w0;
+    }
+    if (__builtin_expect(rel < 0, 0)) {
+        Hidden h = hide_long(nd, c->COL, p, colored);
+        c->zeros += h.zeros;
+        return h.updates;
+    }
+    const int *const w0 = w;
     char *const fb = nd + (p - rel);     /* the option's first node */
     int zeros = c->zeros;
-    long long k = 0;
-    for (int r; (r = *w) != rel; w++) {
+    for (int r; (r = *w) >= 0; w++) {    /* in primary items */
         const Node *n = (const Node *)(fb + r);
-        if (colored && c->COL[IDX((int)(fb + r - nd))] < 0) {
-            LEN_OF(nd, n->t)--;          /* purified: stays linked, but its option is gone */
-            continue;
-        }
         int u = n->u, d = n->d, t = n->t;
         AT(nd, u)->d = d;
         AT(nd, d)->u = u;
-        zeros += --LEN_OF(nd, t) == 0;    /* only primary items reach 0 */
-        if (colored)
-            k++;
+        zeros += --LEN_OF(nd, t) == 0;
     }
     c->zeros = zeros;
-    return colored ? k : (long long)(w - w0);
+    long long k = w - w0;
+    const int *const w1 = w;
+    for (int r; (r = *++w) >= 0;) {      /* in secondary items */
+        const Node *n = (const Node *)(fb + r);
+        if ((colored & COLOURS) && PURIFIED(n)) {
+            if (colored & SECONDARY_LENS)   /* purified: stays linked, but its option */
+                LEN_OF(nd, n->t)--;          /* is gone */
+            continue;
+        }
+        int u = n->u, d = n->d;
+        AT(nd, u)->d = d;
+        AT(nd, d)->u = u;
+        if (colored & SECONDARY_LENS)
+            LEN_OF(nd, n->t)--;
+        if (colored & COLOURS)
+            k++;
+    }
+    return (colored & COLOURS) ? k : k + (w - w1 - 1);
 }
 
 /* Unhide option p (7.2.2.1-(15)).  Its nodes are in distinct lists, so the order
@@ -161,21 +282,49 @@ unhide(Ctx *c, int p, const int colored)
     char *restrict nd = (char *)c->nd;
     const int *restrict w = c->W + AT(nd, p)->s;
     const int rel = w[-1];
+    if (colored & CYCLIC) {
+        const int f = p - rel;
+        int zeros = c->zeros;
+        for (int r; (r = *w) != rel; w++) {
+            int q = f + r;
+            const Node *n = AT(nd, q);
+            int u = n->u, d = n->d, t = n->t;
+            AT(nd, u)->d = q;
+            AT(nd, d)->u = q;
+            zeros -= LEN_OF(nd, t)++ == 0;
+        }
+        c->zeros = zeros;
+        return;
+    }
+    if (__builtin_expect(rel < 0, 0)) {
+        c->zeros += unhide_long(nd, c->COL, p, colored);
+        return;
+    }
     const int f = p - rel;
     int zeros = c->zeros;
-    for (int r; (r = *w) != rel; w++) {
+    for (int r; (r = *w) >= 0; w++) {
         int q = f + r;
         const Node *n = AT(nd, q);
-        if (colored && c->COL[IDX(q)] < 0) {
-            LEN_OF(nd, n->t)++;
-            continue;
-        }
         int u = n->u, d = n->d, t = n->t;
         AT(nd, u)->d = q;
         AT(nd, d)->u = q;
         zeros -= LEN_OF(nd, t)++ == 0;
     }
     c->zeros = zeros;
+    for (int r; (r = *++w) >= 0;) {
+        int q = f + r;
+        const Node *n = AT(nd, q);
+        if ((colored & COLOURS) && PURIFIED(n)) {
+            if (colored & SECONDARY_LENS)
+                LEN_OF(nd, n->t)++;
+            continue;
+        }
+        int u = n->u, d = n->d;
+        AT(nd, u)->d = q;
+        AT(nd, d)->u = q;
+        if (colored & SECONDARY_LENS)
+            LEN_OF(nd, n->t)++;
+    }
 }
 
 /* Cover item i (7.2.2.1-(12)): hide every option in its list, then take i out of
@@ -211,11 +360,11 @@ uncover(Ctx *c, int i, const int colored)
 
 /* Node p gives its secondary item a colour: hide the options that give the item
    another colour, mark those that agree as purified, and record the colour in the
-   item's header (Algorithm C's purify; DLX6 keys its cache on that colour).  The
-   item's LEN counts the options left that use it, as DLX6 keeps it: the nodes of
-   the options hidden stay in its list, but no longer count. */
+   item's header (Algorithm C's purify; DLX6 keys its cache on that colour).  With
+   SECONDARY_LENS the item's LEN counts the options left that use it, as DLX6 keeps
+   it: the nodes of the options hidden stay in its list, but no longer count. */
 static inline long long
-purify(Ctx *c, int p)
+purify(Ctx *c, int p, const int colored)
 {
     char *nd = (char *)c->nd;
     int *COL = c->COL;
@@ -223,50 +372,51 @@ purify(Ctx *c, int p)
     long long k = 0;
     for (int q = AT(nd, h)->d; q != h; q = AT(nd, q)->d) {
         if (COL[IDX(q)] == cc)
-            COL[IDX(q)] = -1;
+            AT(nd, q)->s = -AT(nd, q)->s;        /* purified */
         else {
-            k += hide(c, q, 1);
+            k += hide(c, q, colored);
             gone++;
         }
     }
     COL[IDX(h)] = cc;
-    LEN_OF(nd, h) -= gone;
+    if (colored & SECONDARY_LENS)
+        LEN_OF(nd, h) -= gone;
     return k;
 }
 
 /* Exactly undo purify(p), bottom up. */
 static inline void
-unpurify(Ctx *c, int p)
+unpurify(Ctx *c, int p, const int colored)
 {
     char *nd = (char *)c->nd;
     int *COL = c->COL;
     int cc = COL[IDX(p)], h = AT(nd, p)->t, back = 0;
     COL[IDX(h)] = 0;
     for (int q = AT(nd, h)->u; q != h; q = AT(nd, q)->u) {
-        if (COL[IDX(q)] < 0)
-            COL[IDX(q)] = cc;
+        if (PURIFIED(AT(nd, q)))
+            AT(nd, q)->s = -AT(nd, q)->s;
         else {
-            unhide(c, q, 1);
+            unhide(c, q, colored);
             back++;
         }
     }
-    LEN_OF(nd, h) += back;
+    if (colored & SECONDARY_LENS)
+        LEN_OF(nd, h) += back;
 }
 
 /* Algorithm C's commit of node q: cover its item when q has no colour, purify it
-   when it has one; a node already purified (COLOR < 0) needs nothing.  Without
+   when it has one; a node already purified (PURIFIED) needs nothing.  Without
    colours, every commit is a cover. */
 ALWAYS_INLINE long long
 commit(Ctx *c, int q, const int colored)
 {
     int i = IDX(AT(c->nd, q)->t);
-    if (!colored)
-        return cover(c, i, 0);
-    int cc = c->COL[IDX(q)];
-    if (cc == 0)
-        return cover(c, i, 1);
-    if (cc > 0)
-        return purify(c, q);
+    if (!(colored & COLOURS))
+        return cover(c, i, colored);
+    if (c->COL[IDX(q)] == 0)
+        return cover(c, i, colored);
+    if (!PURIFIED(AT(c->nd, q)))
+        return purify(c, q, colored);
     return 0;
 }
 
@@ -275,31 +425,14 @@ ALWAYS_INLINE void
 uncommit(Ctx *c, int q, const int colored)
 {
     int i = IDX(AT(c->nd, q)->t);
-    if (!colored) {
-        uncover(c, i, 0);
+    if (!(colored & COLOURS)) {
+        uncover(c, i, colored);
         return;
     }
-    int cc = c->COL[IDX(q)];
-    if (cc == 0)
-        uncover(c, i, 1);
-    else if (cc > 0)
-        unpurify(c, q);
-}
-
-/* The next node of x's option after q, cyclically (q+1, or the option's first
-   node after its last), and the one before it. */
-ALWAYS_INLINE int
-next_node(const char *nd, int q)
-{
-    q += NODE;
-    return AT(nd, q)->t <= 0 ? AT(nd, q)->u : q;
-}
-
-ALWAYS_INLINE int
-prev_node(const char *nd, int q)
-{
-    q -= NODE;
-    return AT(nd, q)->t <= 0 ? AT(nd, q)->d : q;
+    if (c->COL[IDX(q)] == 0)
+        uncover(c, i, colored);
+    else if (!PURIFIED(AT(c->nd, q)))
+        unpurify(c, q, colored);
 }
 
 /* X5 for option x: commit its other items, cyclically from x+1 (Algorithm C), and
@@ -438,29 +571,30 @@ choose_item(const Run *r)
 /* ------------ Algorithm M: bounds on primary items (dlx.search's Dance.commit etc.) */
 
 /* Algorithm M's commit of node q: a primary item may be covered BOUND more times
-   (cover it when that reaches 0); a secondary item as Algorithm C. */
+   (cover it when that reaches 0); a secondary item as Algorithm C.  (Under bounds
+   the dance is the coloured one: `colored` is COLOURS, or KEPT_LENS.) */
 ALWAYS_INLINE long long
-commit_bounded(Ctx *c, Run *r, int q)
+commit_bounded(Ctx *c, int q, const int colored)
 {
     int i = IDX(AT(c->nd, q)->t);
-    if (i > r->N1)
-        return commit(c, q, 1);
-    if (--r->BOUND[i] == 0)
-        return cover(c, i, 1);
+    if (i > c->N1)
+        return commit(c, q, colored);
+    if (--c->BOUND[i] == 0)
+        return cover(c, i, colored);
     return 0;
 }
 
 /* Exactly undo commit_bounded(q). */
 ALWAYS_INLINE void
-uncommit_bounded(Ctx *c, Run *r, int q)
+uncommit_bounded(Ctx *c, int q, const int colored)
 {
     int i = IDX(AT(c->nd, q)->t);
-    if (i > r->N1) {
-        uncommit(c, q, 1);
+    if (i > c->N1) {
+        uncommit(c, q, colored);
         return;
     }
-    if (r->BOUND[i]++ == 0)
-        uncover(c, i, 1);
+    if (c->BOUND[i]++ == 0)
+        uncover(c, i, colored);
 }
 
 /* The null choice takes item i out of the item list (its options stay), and puts
@@ -485,20 +619,20 @@ reactivate(Ctx *c, int i)
    line, as they always compiled: the bounded loop calls them rather than copying
    them in at each use.) */
 NOINLINE long long
-tweak(Ctx *c, int x, int block)
+tweak(Ctx *c, int x, int block, const int colored)
 {
     char *nd = (char *)c->nd;
     Node *n = AT(nd, x);
     AT(nd, n->u)->d = n->d;
     AT(nd, n->d)->u = n->u;
     LEN_OF(nd, n->t)--;
-    return 1 + (block ? hide(c, x, 1) : 0);
+    return 1 + (block ? hide(c, x, colored) : 0);
 }
 
 /* Put back the nodes tweaked out of item i's list since `first`, unhiding their
    options when block (Knuth's untweak). */
 static inline void
-untweak(Ctx *c, int i, int first, int block)
+untweak(Ctx *c, int i, int first, int block, const int colored)
 {
     char *nd = (char *)c->nd;
     const int h = OFF(i);
@@ -508,7 +642,7 @@ untweak(Ctx *c, int i, int first, int block)
         AT(nd, q)->u = above;
         k++;
         if (block)
-            unhide(c, q, 1);
+            unhide(c, q, colored);
         above = q;
     }
     AT(nd, last)->u = above;
@@ -516,44 +650,61 @@ untweak(Ctx *c, int i, int first, int block)
 }
 
 /* X7 (M8) for item i: undo its cover, or put back what was tweaked out of its list
-   (then undo the cover of its exhausted bound, leaving it out of the item list);
-   then give the choice back to its bound. */
+   since `first` (then undo the cover of its exhausted bound, leaving it out of the
+   item list); then give the choice back to its bound. */
 NOINLINE void
-restore_bounded(Ctx *c, Run *r, int i)
+restore_bounded(Ctx *c, int i, int first, const int colored)
 {
-    if (r->BOUND[i] == 0 && r->SLACK[i] == 0) {
-        uncover(c, i, 1);
+    if (c->BOUND[i] == 0 && c->SLACK[i] == 0) {
+        uncover(c, i, colored);
     }
     else {
-        untweak(c, i, r->first[r->level], r->BOUND[i] != 0);
-        if (r->BOUND[i] == 0) {
+        untweak(c, i, first, c->BOUND[i] != 0, colored);
+        if (c->BOUND[i] == 0) {
             char *nd = (char *)c->nd;
             const int h = OFF(i);
             for (int p = AT(nd, h)->u; p != h; p = AT(nd, p)->u)
-                unhide(c, p, 1);
+                unhide(c, p, colored);
         }
     }
-    r->BOUND[i]++;
+    c->BOUND[i]++;
 }
 
-/* X3 (M3), Algorithm M's choice: the item of smallest branching degree
-   LEN + s - BOUND + 1 (s = min(SLACK, BOUND)); ties to the smaller s, then the
-   longer list, then the first (dlx.dance.choose_bounded; with r->sharp, dlx3-sharp's
-   rule, choose_bounded_sharp).  Returns the degree through *degree. */
-static inline int
-choose_bounded(const Run *r, int *degree)
+/* The branching degree of item i under bounds: LEN + s - BOUND + 1, where
+   s = min(SLACK, BOUND) (dlx.dance.degree). */
+ALWAYS_INLINE int
+degree_of(const Run *r, int i, int *s)
+{
+    int b = r->BOUND[i];
+    *s = r->SLACK[i] < b ? r->SLACK[i] : b;
+    return LEN_OF(r->nd, OFF(i)) + *s - b + 1;
+}
+
+/* X3 (M3), Algorithm M's choice: the item of smallest branching degree (degree_of);
+   ties to the smaller s, then the longer list, then the first
+   (dlx.dance.choose_bounded; with `sharp`, dlx3-sharp's rule, choose_bounded_sharp).
+   An item of degree 0 or less is a dead end whichever is chosen: the scan stops
+   there.  Returns the degree through *degree. */
+ALWAYS_INLINE int
+choose_bounded_by(const Run *r, const unsigned char *sharp, int *degree)
 {
     const char *nd = (const char *)r->nd;
+    const int *RL = r->RL, *BOUND = r->BOUND, *SLACK = r->SLACK;
     int best = 0, bs = 0, bl = 0, bd = 0;
-    long long bt = 0;
-    for (int j = r->RL[0]; j != 0; j = r->RL[j]) {
-        int s = r->SLACK[j] < r->BOUND[j] ? r->SLACK[j] : r->BOUND[j];
+    long long bt = LLONG_MAX;
+    for (int j = RL[0]; j != 0; j = RL[j]) {
+        int b = BOUND[j], s = SLACK[j] < b ? SLACK[j] : b;
         int len = LEN_OF(nd, OFF(j));
-        int d = len + s - r->BOUND[j] + 1;
+        int d = len + s - b + 1;
+        if (d <= 0) {
+            best = j;
+            bd = d;
+            break;
+        }
         long long t = d;
-        if (r->sharp != NULL && d > 1 && !r->sharp[j])
+        if (sharp != NULL && d > 1 && !sharp[j])
             t += UNSHARP;               /* dlx3-sharp: an item that is not sharp waits */
-        if (best == 0 || t < bt || (t == bt && (s < bs || (s == bs && len > bl)))) {
+        if (t < bt || (t == bt && (s < bs || (s == bs && len > bl)))) {
             best = j;
             bt = t;
             bs = s;
@@ -563,6 +714,29 @@ choose_bounded(const Run *r, int *degree)
     }
     *degree = bd;
     return best;
+}
+
+/* choose_bounded_by with dlx3-sharp's rule, out of line (the loop inlines the
+   plain rule only). */
+static __attribute__((noinline, unused)) int
+choose_bounded_sharp(const Run *r, int *degree)
+{
+    return choose_bounded_by(r, r->sharp, degree);
+}
+
+/* X3 (M3) under bounds, by r's rule: the first item (its degree), or the one
+   choose_bounded_by chooses. */
+ALWAYS_INLINE int
+choose_bounded(const Run *r, int *degree)
+{
+    int s;
+    if (r->heuristic == H_FIRST) {
+        *degree = degree_of(r, r->RL[0], &s);
+        return r->RL[0];
+    }
+    if (r->sharp != NULL)
+        return choose_bounded_sharp(r, degree);
+    return choose_bounded_by(r, NULL, degree);
 }
 
 #endif /* DLX_DANCE_H */

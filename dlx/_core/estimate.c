@@ -35,7 +35,7 @@ probe_plain(Run *r, uint64_t *rng, double *nodes, double *solutions)
 {
     Ctx c = ctx_of(r);
     char *nd = (char *)r->nd;
-    const int colored = r->t->colored, base = r->level;
+    const int colored = dlx_dance(r->t, 1), base = r->level;
     int level = base;
     double size = 1.0, total = 1.0, found = 0.0;
     for (;;) {
@@ -86,27 +86,22 @@ probe_bounded(Run *r, uint64_t *rng, double *nodes, double *solutions)
             break;
         }
         int d, i = choose_bounded(r, &d);
-        if (r->heuristic == H_FIRST) {
-            i = r->RL[0];
-            int s = r->SLACK[i] < r->BOUND[i] ? r->SLACK[i] : r->BOUND[i];
-            d = LEN_OF(nd, OFF(i)) + s - r->BOUND[i] + 1;
-        }
         if (d <= 0)
             break;
         uint64_t k = rand_below(rng, (uint64_t)d);
         size *= d;
         total += size;
         if (--r->BOUND[i] == 0)                 /* M4 */
-            cover(&c, i, 1);
+            cover(&c, i, KEPT_LENS);
         int xl = AT(nd, OFF(i))->d;
         r->first[level] = xl;
         if (r->BOUND[i] || r->SLACK[i]) {
             while (k--) {                       /* M5, M6 and M7 of the branches before */
-                tweak(&c, xl, r->BOUND[i] != 0);
+                tweak(&c, xl, r->BOUND[i] != 0, KEPT_LENS);
                 xl = AT(nd, xl)->d;
             }
             if (xl != OFF(i))
-                tweak(&c, xl, r->BOUND[i] != 0);        /* M5 for this one */
+                tweak(&c, xl, r->BOUND[i] != 0, KEPT_LENS);        /* M5 for this one */
             else if (r->BOUND[i])
                 deactivate(&c, i);                      /* the null choice */
         }
@@ -117,7 +112,7 @@ probe_bounded(Run *r, uint64_t *rng, double *nodes, double *solutions)
         r->x[level++] = xl;
         if (IDX(xl) > N)                        /* M6: an option, not the null choice */
             for (int q = next_node(nd, xl); q != xl; q = next_node(nd, q))
-                commit_bounded(&c, r, q);
+                commit_bounded(&c, q, KEPT_LENS);
     }
     while (level > base) {                      /* undo, as dlx.search._unwind_bounded */
         int xl = r->x[--level], i;
@@ -129,11 +124,11 @@ probe_bounded(Run *r, uint64_t *rng, double *nodes, double *solutions)
         else {
             i = IDX(AT(nd, xl)->t);
             for (int q = prev_node(nd, xl); q != xl; q = prev_node(nd, q))
-                uncommit_bounded(&c, r, q);
+                uncommit_bounded(&c, q, KEPT_LENS);
             if (r->BOUND[i] == 0 && r->SLACK[i])
                 reactivate(&c, i);
         }
-        restore_bounded(&c, r, i);
+        restore_bounded(&c, i, r->first[level], KEPT_LENS);
     }
     r->level = base;
     r->zeros = c.zeros;

@@ -1,12 +1,13 @@
 /* dlx._core's loop: Knuth's Algorithm C (X without colours, M with bounds),
  * TAOCP 7.2.2.1, as dlx.search.run runs it, with steps X1..X8 named where they
  * happen (and Algorithm M's M1..M9 beside them, as dlx.search numbers them).
- * The loop is written once (run_core_impl) and compiled three times, by constant
+ * The loop is written once (run_core_impl) and compiled eight times, by constant
  * arguments of an always-inline function, into run_core_plain (no colours: every
- * commit a cover), run_core_colored (Algorithm C) and run_core_bounded
- * (Algorithm M); the dance it inlines is in dance.h.  Also here: a search's state
- * (dlx_run_alloc), the forced options (X1, dlx_place_forced) and branch and bound
- * (offer, hopeless).
+ * commit a cover), run_core_cyclic (the same on Knuth's cyclic walks),
+ * run_core_colored (Algorithm C) and run_core_bounded (Algorithm M), each also
+ * counting by caching (..._cached); the dance it inlines is in dance.h.  Also
+ * here: a search's state (dlx_run_alloc), the forced options (X1,
+ * dlx_place_forced) and branch and bound (offer, hopeless).
  */
 
 #include "core.h"
@@ -196,10 +197,20 @@ run_core_impl(Run *r, const int colored, const int multi, const int cached)
     Ctx c = ctx_of(r);
     char *nd = (char *)r->nd;
     int *RL = r->RL, *x = r->x;
-    int level = r->level, i = r->i, xl, last;
+    int level = r->level, i = r->i, xl, last = 0;
     long long nodes = r->nodes, updates = r->updates, k;
     const long long budget = r->budget, pause_at = r->pause_at;
     const int base = r->base;
+    /* what the loop reads of r at every node, in locals (stores into the links
+       cannot change them) */
+    const int heuristic = r->heuristic, depth = r->depth, N = r->t->N;
+    int *const BOUND = r->BOUND, *const first = r->first, *const deg = r->deg;
+    const int *const SLACK = r->SLACK;
+    long long *const profile = r->profile;
+    int plen = r->plen;
+    Best *const bb = r->bb;
+    /* the dance: coloured or not; secondary items' LEN kept only for the cache */
+    const int how = colored & COLOURS ? (cached ? KEPT_LENS : COLOURS) : colored;
     int why;
     /* (counting by caching) the cache, and the signature of what is left */
     Memo *const m = cached ? r->memo : NULL;
@@ -233,7 +244,7 @@ enter:
         else {
             k0 = s0;
             k1 = s1;
-            secondary_key(r, &k0, &k1);
+            secondary_key(r, &k0, &k1, colored & COLOURS);
         }
         if (memo_get(m, k0, k1, &known, &node)) {
             if (__builtin_add_overflow(m->total, known, &m->total))
@@ -251,7 +262,7 @@ enter:
     }
     if (RL[0] == 0) {
         r->solutions++;
-        if (r->bb)
+        if (bb)
             offer(r, level);
         if (r->keep_first && r->solutions == 1) {
             memcpy(r->first_x, x, (size_t)level * sizeof(int));
@@ -269,42 +280,37 @@ enter:
     if (multi) {
         int degree;
         i = choose_bounded(r, &degree);
-        if (r->heuristic == H_FIRST) {
-            i = RL[0];
-            int s = r->SLACK[i] < r->BOUND[i] ? r->SLACK[i] : r->BOUND[i];
-            degree = LEN_OF(nd, OFF(i)) + s - r->BOUND[i] + 1;
-        }
         if (degree <= 0)
             goto leave;
-        r->deg[level] = degree;
+        deg[level] = degree;
     }
     else {
         if (c.zeros > 0) {
-            if (r->heuristic == H_WEIGHTED)
+            if (heuristic == H_WEIGHTED)
                 ran_dry(RL, nd, r->wt);
             goto leave;
         }
-        i = r->heuristic == H_MRV ? choose_mrv(RL, nd) : choose_item(r);
-        r->deg[level] = LEN_OF(nd, OFF(i));
+        i = heuristic == H_MRV ? choose_mrv(RL, nd) : choose_item(r);
+        deg[level] = LEN_OF(nd, OFF(i));
     }
-    if (r->bb) {
+    if (bb) {
         r->level = level;
         if (hopeless(r))
             goto leave;
     }
-    if (level >= r->depth - 1) {   /* impossible for a valid table */
+    if (level >= depth - 1) {   /* impossible for a valid table */
         why = R_BROKEN;
         goto save;
     }
     /* X4 (M4): cover i (with bounds: one more choice for i, which is covered once
        its bound is used up, and otherwise tweaked option by option) */
     if (multi) {
-        if (--r->BOUND[i] == 0)
-            updates += cover(&c, i, colored);
-        r->first[level] = AT(nd, OFF(i))->d;
+        if (--BOUND[i] == 0)
+            updates += cover(&c, i, how);
+        first[level] = AT(nd, OFF(i))->d;
     }
     else {
-        updates += cover(&c, i, colored);
+        updates += cover(&c, i, how);
         if (cached) {
             s0 ^= m->Z[2 * i];
             s1 ^= m->Z[2 * i + 1];
@@ -341,18 +347,17 @@ leave:
                                       m->zres[level + 1]);
     /* X6 (M7): try again: uncommit x_l, take the next option of its item */
     xl = x[level];
-    if (multi && IDX(xl) <= r->t->N) {
+    if (multi && IDX(xl) <= N) {
         /* after the null choice: i is active again, and its level is over (M8) */
         i = IDX(xl);
         reactivate(&c, i);
-        r->level = level;
-        restore_bounded(&c, r, i);
+        restore_bounded(&c, i, first[level], how);
         goto leave;
     }
     i = IDX(AT(nd, xl)->t);
     if (multi) {
         for (int q = prev_node(nd, xl); q != xl; q = prev_node(nd, q))
-            uncommit_bounded(&c, r, q);
+            uncommit_bounded(&c, q, how);
         x[level] = AT(nd, xl)->d;
         goto try_;
     }
@@ -364,28 +369,27 @@ leave:
 undo:
     /* X6 (also after an early failure in X5): uncommit the other nodes of x_l that
        were committed, right to left, and go on to the next option of i */
-    uncommit_option(&c, xl, last, colored);
+    uncommit_option(&c, xl, last, how);
     x[level] = AT(nd, xl)->d;
 
 try_:
     xl = x[level];
-    if (multi && (r->BOUND[i] || r->SLACK[i])) {
+    if (multi && (BOUND[i] || SLACK[i])) {
         /* M5: i is not covered: restore it (M8) when it has too few options left
            for its bound; the null choice (xl == i) closes it, keeping what it has */
-        if (LEN_OF(nd, OFF(i)) <= r->BOUND[i] - r->SLACK[i]) {
-            r->level = level;
-            restore_bounded(&c, r, i);
+        if (LEN_OF(nd, OFF(i)) <= BOUND[i] - SLACK[i]) {
+            restore_bounded(&c, i, first[level], how);
             goto leave;
         }
     }
     else if (xl == OFF(i)) {
         /* X7 (M8): backtrack: every option of i has been tried */
         if (multi) {
-            r->level = level;
-            restore_bounded(&c, r, i);
+            uncover(&c, i, how);        /* restore_bounded of a covered item */
+            BOUND[i]++;
         }
         else {
-            uncover(&c, i, colored);
+            uncover(&c, i, how);
             if (cached) {
                 s0 ^= m->Z[2 * i];
                 s1 ^= m->Z[2 * i + 1];
@@ -415,32 +419,31 @@ try_:
     }
 x5_commit:
     xl = x[level];
-    if (r->plen == level + 1)
-        r->profile[r->plen++] = 1;
-    else
-        r->profile[level + 1]++;
+    profile[level + 1]++;               /* (the levels past plen are 0) */
+    if (plen < level + 2)
+        plen = level + 2;
     if (multi) {
-        if (r->BOUND[i] || r->SLACK[i]) {
+        if (BOUND[i] || SLACK[i]) {
             if (xl != OFF(i))
-                updates += tweak(&c, xl, r->BOUND[i] != 0);  /* xl leaves i's list */
-            else if (r->BOUND[i])
+                updates += tweak(&c, xl, BOUND[i] != 0, how);   /* xl leaves i's list */
+            else if (BOUND[i])
                 deactivate(&c, i);                          /* the null choice */
         }
         if (xl != OFF(i))
             for (int q = next_node(nd, xl); q != xl; q = next_node(nd, q))
-                updates += commit_bounded(&c, r, q);
-        if (r->bb)                      /* (the null choice adds no weight) */
-            add_weight(r->bb, level, xl != OFF(i) ? r->OPT[IDX(xl)] : -1);
+                updates += commit_bounded(&c, q, how);
+        if (bb)                         /* (the null choice adds no weight) */
+            add_weight(bb, level, xl != OFF(i) ? r->OPT[IDX(xl)] : -1);
         level++;
         goto enter;
     }
     if (cached)
         commit_flip(m, &c, xl, r->N1, &m->dsig[2 * level], &m->dsig[2 * level + 1]);
-    k = commit_option(&c, xl, &last, colored);
+    k = commit_option(&c, xl, &last, how);
     if (k < 0) {
         /* early failure: an item outside x_l has no option left: to X6 */
         updates += -1 - k;
-        if (r->heuristic == H_WEIGHTED)
+        if (heuristic == H_WEIGHTED)
             ran_dry(RL, nd, r->wt);
         goto undo;
     }
@@ -449,13 +452,14 @@ x5_commit:
         s0 ^= m->dsig[2 * level];
         s1 ^= m->dsig[2 * level + 1];
     }
-    if (r->bb)
-        add_weight(r->bb, level, r->OPT[IDX(xl)]);
+    if (bb)
+        add_weight(bb, level, r->OPT[IDX(xl)]);
     level++;
     goto enter;
 
 save:
     r->level = level;
+    r->plen = plen;
     r->i = i;
     r->nodes = nodes;
     r->updates = updates;
@@ -467,8 +471,9 @@ save:
     return why;
 }
 
-/* The three instantiations of the one loop: Algorithm X (no colours: every commit
-   a cover), Algorithm C (colours), and Algorithm M (bounds; with the coloured
+/* The instantiations of the one loop: Algorithm X (no colours: every commit a
+   cover), the same on Knuth's cyclic walks (`colored` then says CYCLIC: see
+   Table.cyclic), Algorithm C (colours), and Algorithm M (bounds; with the coloured
    dance, whether or not the problem has colours). */
 NOINLINE int
 run_core_plain(Run *r)
@@ -477,18 +482,24 @@ run_core_plain(Run *r)
 }
 
 NOINLINE int
+run_core_cyclic(Run *r)
+{
+    return run_core_impl(r, CYCLIC, 0, 0);
+}
+
+NOINLINE int
 run_core_colored(Run *r)
 {
-    return run_core_impl(r, 1, 0, 0);
+    return run_core_impl(r, COLOURS, 0, 0);
 }
 
 NOINLINE int
 run_core_bounded(Run *r)
 {
-    return run_core_impl(r, 1, 1, 0);
+    return run_core_impl(r, COLOURS, 1, 0);
 }
 
-/* And the same three counting by caching (memo.h). */
+/* And the same four counting by caching (memo.h). */
 NOINLINE int
 run_core_plain_cached(Run *r)
 {
@@ -496,29 +507,40 @@ run_core_plain_cached(Run *r)
 }
 
 NOINLINE int
+run_core_cyclic_cached(Run *r)
+{
+    return run_core_impl(r, CYCLIC, 0, 1);
+}
+
+NOINLINE int
 run_core_colored_cached(Run *r)
 {
-    return run_core_impl(r, 1, 0, 1);
+    return run_core_impl(r, COLOURS, 0, 1);
 }
 
 NOINLINE int
 run_core_bounded_cached(Run *r)
 {
-    return run_core_impl(r, 1, 1, 1);
+    return run_core_impl(r, COLOURS, 1, 1);
 }
 
 /* Run the loop compiled for r's table (and cache). */
 int
 dlx_run_core(Run *r)
 {
+    const TableObject *t = r->t;
     if (r->memo != NULL) {
-        if (r->t->multi)
+        if (t->multi)
             return run_core_bounded_cached(r);
-        return r->t->colored ? run_core_colored_cached(r) : run_core_plain_cached(r);
+        if (t->colored)
+            return run_core_colored_cached(r);
+        return t->cyclic ? run_core_cyclic_cached(r) : run_core_plain_cached(r);
     }
-    if (r->t->multi)
+    if (t->multi)
         return run_core_bounded(r);
-    return r->t->colored ? run_core_colored(r) : run_core_plain(r);
+    if (t->colored)
+        return run_core_colored(r);
+    return t->cyclic ? run_core_cyclic(r) : run_core_plain(r);
 }
 
 /* ------------------------------------------------------ forced options (X1) */
@@ -556,9 +578,9 @@ int
 dlx_place_forced(Run *r, const int *forced, int n)
 {
     Ctx c = ctx_of(r);
-    const int colored = r->t->colored;
+    const int colored = dlx_dance(r->t, 1);      /* (the dance of the steps) */
     long long k = 0;
-    int last;
+    int last = 0;
     if (r->t->multi) {
         /* Algorithm M: each forced option is taken out of every list and counts once
            against the bounds of its items (dlx.search.run does the same) */
@@ -569,11 +591,11 @@ dlx_place_forced(Run *r, const int *forced, int n)
                 return CLASH;
             }
             r->x[r->level] = f;
-            tweak(&c, f, 1);
+            tweak(&c, f, 1, KEPT_LENS);
             const char *nd = (const char *)r->nd;
             int q = f;
             do {
-                commit_bounded(&c, r, q);
+                commit_bounded(&c, q, KEPT_LENS);
                 q = next_node(nd, q);
             } while (q != f);
             if (r->bb)

@@ -117,14 +117,16 @@ commit_flip(const Memo *m, const Ctx *c, int x, int n1, uint64_t *d0, uint64_t *
 
 /* Flip in the secondary items still in the item list that some option left uses
    (LEN > 0, as DLX6 counts it: purify and hide keep it), with their colours: an item
-   no option uses can no longer tell two states apart, and DLX6 leaves it out. */
+   no option uses can no longer tell two states apart, and DLX6 leaves it out.
+   Without colours no node stays linked once its option is gone, so that is a list
+   that is not empty (hide keeps no LEN for secondary items then). */
 ALWAYS_INLINE void
-secondary_key(const Run *r, uint64_t *a, uint64_t *b)
+secondary_key(const Run *r, uint64_t *a, uint64_t *b, const int colored)
 {
     const char *nd = (const char *)r->nd;
     const int *RL = r->RL, head = r->t->N + 1;
     for (int j = RL[head]; j != head; j = RL[j])
-        if (LEN_OF(nd, OFF(j)) > SECONDARY_BIAS)
+        if (colored ? LEN_OF(nd, OFF(j)) > SECONDARY_BIAS : AT(nd, OFF(j))->d != OFF(j))
             flip_pair(a, b, SIG_SECONDARY, (uint64_t)j, (uint64_t)r->COL[j]);
 }
 
@@ -147,7 +149,7 @@ bounded_key(Memo *m, const Run *r, uint64_t *k0, uint64_t *k1)
             }
         }
     }
-    secondary_key(r, &a, &b);
+    secondary_key(r, &a, &b, 1);
     *k0 = a;
     *k1 = b;
 }

@@ -207,7 +207,7 @@ place_option(Run *r, int o)
 {
     Ctx c = ctx_of(r);
     const char *nd = (const char *)r->nd;
-    const int colored = r->t->colored, f = OFF(r->t->first[o]);
+    const int colored = dlx_dance(r->t, 1), f = OFF(r->t->first[o]);
     cover(&c, IDX(AT(nd, f)->t), colored);
     for (int q = next_node(nd, f); q != f; q = next_node(nd, q))
         commit(&c, q, colored);
@@ -221,7 +221,7 @@ unplace_option(Run *r, int o)
 {
     Ctx c = ctx_of(r);
     const char *nd = (const char *)r->nd;
-    const int colored = r->t->colored, f = OFF(r->t->first[o]);
+    const int colored = dlx_dance(r->t, 1), f = OFF(r->t->first[o]);
     for (int q = prev_node(nd, f); q != f; q = prev_node(nd, q))
         uncommit(&c, q, colored);
     uncover(&c, IDX(AT(nd, f)->t), colored);
@@ -236,7 +236,7 @@ unwind(Run *r, int why)
 {
     Ctx c = ctx_of(r);
     const char *nd = (const char *)r->nd;
-    const int colored = r->t->colored;
+    const int colored = dlx_dance(r->t, 0);     /* as the loop danced */
     if (why == R_BUDGET)
         uncover(&c, r->i, colored);
     while (r->level > r->base) {

@@ -120,12 +120,95 @@ check_layout(TableObject *t)
     return 0;
 }
 
-/* The node layout a search starts from, and the option walks W: for each option
-   length L that occurs, W holds the node offsets 0, NODE, ..., NODE*(L-1)
-   relative to an option's first node, twice in a row.  Node p at position j of
-   its option starts its walk at nodes[p].s = (start of L's walk) + j + 1; the
-   entry before it, NODE*j, locates the option's first node and is also where the
-   walk stops.  So hide's loop has neither a spacer test nor a wrap-around. */
+/* The option walks W (what hide and unhide read), unless the table is `cyclic`
+   (then build_layout lays out Knuth's cyclic walks): for node p at position j of
+   an option, the other nodes of the option as offsets from its first node, those
+   in primary items first and then those in secondary items, each run ended by -1,
+   and before them p's own offset (so hide finds the option's first node):
+
+       W[s - 1] = NODE*j,  W[s..] = primary others, -1, secondary others, -1
+
+   where s = nodes[p].s.  The order within a run does not matter (the nodes are in
+   distinct lists); each run is in Knuth's cyclic order from p+1.  Options with the
+   same length and the same primary positions share their walks (a pattern); an
+   option longer than WALK_MAX, or met when the walks already hold WALK_BUDGET
+   entries per option node, gets no walk: its nodes' s is 1 and W[0] is -1, and
+   hide walks it by the links, as Knuth does (hide_long in dance.h). */
+#define WALK_MAX 64
+#define WALK_BUDGET 4
+
+typedef struct { uint64_t mask; int len, at; } Pattern;
+
+static int
+build_walks(TableObject *t, size_t option_nodes)
+{
+    int N = t->N, N1 = t->N1, M = t->M;
+    size_t cap = 64, limit = WALK_BUDGET * option_nodes + 4096, used = 2, room = 4096;
+    while (cap < 2 * (size_t)t->n_options + 2)
+        cap *= 2;
+    Pattern *seen = (Pattern *)PyMem_Calloc(cap, sizeof(Pattern));   /* len 0: free */
+    t->W = (int *)PyMem_Malloc(room * sizeof(int));
+    if (seen == NULL || t->W == NULL) {
+        PyMem_Free(seen);
+        return -1;
+    }
+    t->W[0] = -1;                 /* where the nodes of an option without a walk point */
+    t->W[1] = -1;
+    for (int k = N + 2; k < M; k++) {
+        if (t->TOP[k] <= 0)
+            continue;
+        int f = k, len = 0;
+        uint64_t mask = 0;
+        while (t->TOP[f + len] > 0) {
+            if (len < WALK_MAX && t->TOP[f + len] <= N1)
+                mask |= 1ULL << len;
+            len++;
+        }
+        k = f + len;       /* the spacer after the option */
+        int at = -1;
+        if (len <= WALK_MAX) {
+            size_t h = (size_t)((mask * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)len) & (cap - 1);
+            while (seen[h].len != 0 && (seen[h].len != len || seen[h].mask != mask))
+                h = (h + 1) & (cap - 1);
+            if (seen[h].len != 0)
+                at = seen[h].at;
+            else if (used + (size_t)len * (len + 2) <= limit) {
+                while (used + (size_t)len * (len + 2) > room) {
+                    int *more = (int *)PyMem_Realloc(t->W, 2 * room * sizeof(int));
+                    if (more == NULL) {
+                        PyMem_Free(seen);
+                        return -1;
+                    }
+                    t->W = more;
+                    room *= 2;
+                }
+                at = (int)used;
+                seen[h].len = len;
+                seen[h].mask = mask;
+                seen[h].at = at;
+                for (int j = 0; j < len; j++) {      /* node j's walk */
+                    int *w = t->W + used;
+                    *w++ = OFF(j);
+                    for (int prim = 1; prim >= 0; prim--) {
+                        for (int e = 1; e < len; e++) {
+                            int o = (j + e) % len;
+                            if ((int)(mask >> o & 1) == prim)
+                                *w++ = OFF(o);
+                        }
+                        *w++ = -1;
+                    }
+                    used += (size_t)len + 2;
+                }
+            }
+        }
+        for (int j = 0; j < len; j++)
+            t->nodes[f + j].s = at < 0 ? 1 : at + j * (len + 2) + 1;
+    }
+    PyMem_Free(seen);
+    return 0;
+}
+
+/* The node layout a search starts from (and the walks, build_walks). */
 static int
 build_layout(TableObject *t)
 {
@@ -134,13 +217,9 @@ build_layout(TableObject *t)
     for (int k = N + 1; k < M; k++)
         option_nodes += t->TOP[k] > 0;
     t->nodes = (Node *)PyMem_Malloc((size_t)M * sizeof(Node));
-    t->W = (int *)PyMem_Malloc((2 * option_nodes + 1) * sizeof(int));
     t->first = (int *)PyMem_Malloc(((size_t)t->n_options + 1) * sizeof(int));
-    int *at = (int *)PyMem_Malloc(((size_t)M + 1) * sizeof(int));  /* length -> walk start */
-    if (t->nodes == NULL || t->W == NULL || t->first == NULL || at == NULL) {
-        PyMem_Free(at);
+    if (t->nodes == NULL || t->first == NULL)
         return -1;
-    }
     for (int o = 0; o < t->n_options; o++)
         t->first[o] = -1;
     for (int k = M - 1; k > N + 1; k--)       /* the last write per option is its first */
@@ -156,6 +235,18 @@ build_layout(TableObject *t)
     for (int k = 1; k <= N; k++) {
         t->nodes[k].s = t->LEN[k] + (k > N1 ? SECONDARY_BIAS : 0);
         t->zeros += k <= N1 && t->LEN[k] == 0;
+    }
+    if (!t->cyclic)
+        return build_walks(t, option_nodes);
+    /* Knuth's cyclic walks: for each option length L, the offsets 0, NODE, ...,
+       NODE*(L-1) twice in a row; node j's walk starts at (the start of L's) + j + 1
+       and stops at the entry before it, NODE*j, in the second copy: Knuth's cyclic
+       walk, with neither a spacer test nor a wrap-around (hide in dance.h). */
+    int *at = (int *)PyMem_Malloc(((size_t)M + 1) * sizeof(int));  /* length -> walk */
+    t->W = (int *)PyMem_Malloc((2 * option_nodes + 1) * sizeof(int));
+    if (at == NULL || t->W == NULL) {
+        PyMem_Free(at);
+        return -1;
     }
     for (int k = 0; k <= M; k++)
         at[k] = -1;
@@ -269,6 +360,16 @@ table_finish(TableObject *t, PyObject *bound, PyObject *slack)
             t->multi |= t->BOUND[i] != 1 || t->SLACK[i] != 0;
         }
     }
+    /* Setting the secondary nodes apart in the walks (build_walks) pays when there
+       are many of them (half of them, say); with none, or few (one in five in
+       bench/core.py's planted instances), the cyclic walks are faster.  With
+       colours or bounds the dance needs them apart (hide). */
+    long long secondary_nodes = 0, option_nodes = 0;
+    for (int x = N + 2; x < t->M; x++) {
+        option_nodes += t->TOP[x] > 0;
+        secondary_nodes += t->TOP[x] > N1;
+    }
+    t->cyclic = !t->multi && !colored && 3 * secondary_nodes < option_nodes;
     if (build_layout(t) < 0) {
         Py_DECREF(t);
         return PyErr_NoMemory();
