@@ -191,8 +191,8 @@ def main(argv=None) -> int:
         w, h = (20, 3) if ns.quick else (10, 6)
         pento = f"pentominoes {h}x{w}"
         path = d / "pento.json"
-        harness.write_problem_matrix(polyominoes.encode(w, h, reduce=True), path)
-        bench.measure(pento, [Ours(OURS, lambda: polyominoes.count(w, h, reduce=True,
+        harness.write_problem_matrix(polyominoes.encode(rows=h, cols=w, reduce=True), path)
+        bench.measure(pento, [Ours(OURS, lambda: polyominoes.count(rows=h, cols=w, reduce=True,
                                                                     engine="c")),
                               *peers("matrix", path)], PENTOMINO_COUNTS[(w, h)])
 

@@ -103,9 +103,10 @@ def main(argv=None) -> int:
         w, h = (20, 3) if ns.quick else (10, 6)
         task = f"pentominoes {h}x{w}"
         path = d / "pento.json"
-        r, p, s = harness.write_problem_matrix(polyominoes.encode(w, h, reduce=True), path)
+        problem = polyominoes.encode(rows=h, cols=w, reduce=True)
+        r, p, s = harness.write_problem_matrix(problem, path)
         bench.notes.append(f"{task}: {r} options over {p} items (X restricted).")
-        four(task, lambda e: polyominoes.count(w, h, reduce=True, engine=e), path,
+        four(task, lambda e: polyominoes.count(rows=h, cols=w, reduce=True, engine=e), path,
              PENTOMINO_COUNTS[(w, h)])
 
         m = 6 if ns.quick else 8

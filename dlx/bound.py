@@ -14,7 +14,7 @@ from typing import TypeAlias
 
 from .links import Links
 
-__all__ = ["Bound", "SearchState", "Number", "shares"]
+__all__ = ["Bound", "SearchState", "Number", "shares", "option_shares"]
 
 
 class SearchState:
@@ -140,14 +140,21 @@ def shares(links: Links, weights: Sequence[Number]) -> tuple[int, list[Number]]:
     primary items, times ``scale``; for int weights ``scale`` is the least common
     multiple of those numbers (every share a whole number), for floats 0 (the
     shares are the float quotients)."""
-    TOP, n1 = links.TOP, links.N1
-    sizes = [sum(1 for q in nodes if TOP[q] <= n1) for nodes in links.option_nodes]
-    exact = not any(isinstance(w, float) for w in weights)
-    scale = (math.lcm(*sizes) if sizes else 1) if exact else 0
-    share: list[Number] = [0] * len(TOP)
-    for o, nodes in enumerate(links.option_nodes):
-        w = weights[o]
-        value = w * (scale // sizes[o]) if exact else w / sizes[o]
+    scale, per_option = option_shares(links, weights)
+    share: list[Number] = [0] * len(links.TOP)
+    for nodes, value in zip(links.option_nodes, per_option, strict=True):
         for q in nodes:
             share[q] = value
     return scale, share
+
+
+def option_shares(links: Links, weights: Sequence[Number]) -> tuple[int, list[Number]]:
+    """``(scale, share)`` as :func:`shares` gives them, one share per option (what each
+    of its nodes gets): the core's branch and bound reads these, and they are made
+    without laying the problem out in Python (:meth:`~dlx.links.Links.primary_sizes`)."""
+    sizes = links.primary_sizes()
+    exact = not any(isinstance(w, float) for w in weights)
+    scale = (math.lcm(*set(sizes)) if sizes else 1) if exact else 0
+    if exact:
+        return scale, [w * (scale // size) for w, size in zip(weights, sizes, strict=True)]
+    return scale, [w / size for w, size in zip(weights, sizes, strict=True)]

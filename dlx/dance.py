@@ -329,10 +329,9 @@ class Dance:
 
 def others(links: Links, x: int) -> tuple[int, ...]:
     """The other nodes of x's option in Knuth's cyclic order: x+1, ..., then from
-    the option's first node up to x-1."""
-    row = links.ROW[x]
-    at = x - row[0]
-    return row[at + 1:] + row[:at]
+    the option's first node up to x-1 (kept in ``links.cyclic_table()`` for the
+    next time, when the option is short)."""
+    return links.cyclic(x)
 
 
 

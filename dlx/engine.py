@@ -35,6 +35,7 @@ False
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Hashable, Iterator
 from typing import Any
@@ -154,9 +155,10 @@ def table(links: Links) -> Any:
     if t is None:
         assert _core is not None
         bound, slack = links.BOUND[:links.N1 + 1], links.SLACK[:links.N1 + 1]
-        if links._source is not None:
+        source = links._source          # (read once: another thread may lay them out)
+        if source is not None:
             # numbered by ExactCover's fast path: the core lays them out itself
-            t = _core.Table.from_entries(links.N1, links.N, links._source[0], bound, slack)
+            t = _core.Table.from_entries(links.N1, links.N, source[0], bound, slack)
         else:
             t = _core.Table(
                 links.N1, links.N, links.LLINK, links.RLINK, links.ULINK, links.DLINK,
@@ -199,9 +201,15 @@ def _search(req: Any, mode: str, **extra: Any) -> Any:
     return _core.Search(
         table(links), links.labels, mode,
         max_nodes=budget(req.max_nodes), limit=budget(limit),
-        timeout=-1.0 if req.timeout is None else float(req.timeout),
-        heuristic=_HEURISTICS[req.heuristic], progress=req.progress,
+        timeout=_left(req), heuristic=_HEURISTICS[req.heuristic], progress=req.progress,
         stats=req.stats, forced=req.forced, **extra)
+
+
+def _left(req: Any) -> float:
+    """The core's ``timeout=`` for a view's request: the seconds left of its time limit
+    (its clock started before the problem was laid out), -1.0 for none."""
+    left = req.left()
+    return -1.0 if left is None else float(left)
 
 
 #: The core's codes of the built-in heuristics (dance.h's H_ codes).
@@ -219,10 +227,14 @@ def budget(n: int | None) -> int:
 
 
 def _out_of_budget(req: Any, search: Any, found: Any) -> BudgetExceeded:
-    frontier = search.frontier()
     if search.status == "timeout":
-        return BudgetExceeded(None, found, req.stats, timeout=req.timeout, frontier=frontier)
-    return BudgetExceeded(req.max_nodes, found, req.stats, frontier=frontier)
+        stop = BudgetExceeded(None, found, req.stats, timeout=req.timeout, frontier=search)
+    else:
+        stop = BudgetExceeded(req.max_nodes, found, req.stats, frontier=search)
+    # made when read: the frontier holds the path to each subtree left (gigabytes for a
+    # search 20,000 levels deep), which a caller who does not read it should not wait for
+    stop.frontier_later(lambda stopped: stopped.frontier())
+    return stop
 
 
 def estimate(links: Links, samples: int, seed: int, heuristic: str | None,
@@ -319,9 +331,8 @@ def fits_best(links: Links, weights: list[Any], k: int = 1) -> bool:
         return True
     if not all(isinstance(w, int) for w in weights):
         return False
-    from .bound import shares
-
-    scale, _ = shares(links, weights)
+    sizes = links.primary_sizes()
+    scale = math.lcm(*set(sizes)) if sizes else 1
     top = max((abs(w) for w in weights), default=0)
     return top * max(scale, 1) * _levels(links) < _INT_LIMIT
 
@@ -339,11 +350,9 @@ def best(req: Any, weights: list[Any], k: int
     """The core's branch and bound: the k best ``(score, labels)`` to maximise, best
     first, and the stop that cut it short (None).  The shares of the default bound
     are those of :func:`dlx.bound.shares`, computed here."""
-    from .bound import shares
+    from .bound import option_shares
 
-    links = req.links
-    scale, share = shares(links, weights)
-    per_option = [share[nodes[0]] for nodes in links.option_nodes]
+    scale, per_option = option_shares(req.links, weights)
     integral = not any(isinstance(w, float) for w in weights)
     search = _search(req, "best", weights=weights, ratios=per_option, k=k, integral=integral,
                      scale=max(scale, 1))

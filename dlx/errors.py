@@ -15,6 +15,7 @@ option 'o1': item 'a' appears twice
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 #: An error message shows at most this many characters of a value the caller gave.
@@ -108,9 +109,59 @@ class BudgetExceeded(Exception):
         self.timeout = timeout
         self.found = found
         self.stats = stats
+        self._later: Callable[[], Any] | None = None
         self.frontier = frontier
         if max_nodes is None:
             what = f"time limit of {timeout:g} s" if timeout is not None else "budget"
             super().__init__(f"{what} reached before the search finished")
         else:
             super().__init__(f"node budget of {max_nodes} exhausted before the search finished")
+
+    @property
+    def frontier(self) -> Any:
+        """The unexplored subtrees (see the class), made when first read: a frontier
+        holds a path per subtree, so it costs time and memory in the depth times the
+        subtrees (gigabytes for a search thousands of levels deep), which a caller that
+        does not read it should not pay after the time is up."""
+        later = self._later
+        if later is not None:
+            self._later = None
+            self._frontier = later()
+        return self._frontier
+
+    @frontier.setter
+    def frontier(self, value: Any) -> None:
+        self._frontier, self._later = value, None
+
+    def frontier_later(self, make: Callable[[Any], Any]) -> None:
+        """Have :attr:`frontier` be ``make(frontier)`` (None stays None), made when it is
+        first read: ``make`` may capture what it needs to build it (the stopped
+        search), and nothing is built when nobody asks.
+
+        >>> e = BudgetExceeded(5, frontier=[(1,)])
+        >>> e.frontier_later(lambda pieces: [p * 2 for p in pieces])
+        >>> e.frontier
+        [(1, 1)]
+        """
+        before, later = self._frontier, self._later
+
+        def made() -> Any:
+            value = later() if later is not None else before
+            return None if value is None else make(value)
+
+        self._frontier, self._later = None, made
+
+    def __reduce__(self) -> Any:
+        # (to another process) the frontier made first, since a closure does not pickle;
+        # and the message kept as it is (``__init__`` would take it for ``max_nodes``)
+        self.frontier  # noqa: B018 - made when read
+        return _rebuilt, (type(self), self.args, dict(self.__dict__))
+
+
+def _rebuilt(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]
+             ) -> BaseException:
+    """A pickled exception as it was (see :meth:`BudgetExceeded.__reduce__`)."""
+    e = cls.__new__(cls)
+    e.args = args
+    e.__dict__.update(state)
+    return e

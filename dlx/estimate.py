@@ -39,6 +39,7 @@ from . import engine as _engine
 from .dance import Dance, degree, first_empty, others
 from .errors import BudgetExceeded, ExactCoverError, shown
 from .links import Links
+from .options import check_seconds
 from .partial import place_forced, unwind, unwind_bounded
 from .problem import ExactCover
 from .search import HeuristicName, chooser
@@ -96,10 +97,7 @@ def estimate(problem: ExactCover, *, samples: int = 1000, seed: int | None = Non
     if samples > MAX_SAMPLES:
         raise ExactCoverError(f"samples must be at most {MAX_SAMPLES:,} probes (the error"
                               " falls only as 1 / sqrt(samples)); this is more")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                or not 0 < timeout < math.inf):
-        raise ExactCoverError(f"timeout must be a positive number of seconds or None,"
-                              f" not {shown(timeout)}")
+    timeout = check_seconds(timeout)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ExactCoverError(f"seed must be a whole number or None, not {shown(seed)}")
     if heuristic not in (None, "mrv", "first", "sharp", "weighted"):

@@ -14,10 +14,29 @@ This is the input format of Knuth's programs DLX1 to DLX6 (TAOCP 7.2.2.1):
 
 Names are any run of non-blank characters without ``:`` or ``|`` (Knuth's
 programs allow 8 printable ASCII characters; we are liberal about length and
-alphabet).  A malformed line raises :class:`~dlx.errors.FormatError` with its
-1-based line and column; an option without a primary item is skipped with a
-:class:`DLXFormatWarning`, as DLX2 does.  Option labels are 0, 1, 2, ... in
-file order; :func:`read_dlx_lines` also tells the line each option came from.
+alphabet).  A cost is a non-negative number: ``|5`` as DLX5 writes it, and also
+``|2.5`` (a float) or ``|3/4`` (a Fraction), the costs :class:`ExactCover` takes
+(Knuth's DLX5 reads whole numbers only).  A malformed line raises
+:class:`~dlx.errors.FormatError` with its 1-based line and column; an option
+without a primary item is skipped with a :class:`DLXFormatWarning`, as DLX2
+does.  Option labels are 0, 1, 2, ... in file order; :func:`read_dlx_lines` also
+tells the line each option came from.
+
+Items and colours that are not such names (the tagged tuples of :mod:`problems`,
+numbers, names with blanks) are written under short names (``i1``, ``i2``, ...;
+``c1``, ... for colours), with a table of what each stands for in comments before
+the item line; :func:`read_dlx` reads the table and gives back the values (those
+Python can read back from their ``repr``: strings, numbers, tuples of them, ...):
+
+>>> p = ExactCover({"q": [("row", 0), ("col", 1)]}, secondary=[("col", 1)])
+>>> print(write_dlx(p), end="")
+| dlx names: each short name below stands for the Python value after it
+| name i1 ('row', 0)
+| name i2 ('col', 1)
+i1 | i2
+i1 i2
+>>> read_dlx(write_dlx(p)).options
+{0: (('row', 0), ('col', 1))}
 
 Knuth's toy problem (TAOCP 7.2.2.1) is :data:`KNUTH_TOY`:
 
@@ -64,16 +83,21 @@ import io
 import re
 import sys
 import warnings
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
+from fractions import Fraction
 from typing import Protocol
 
 from .errors import ExactCoverError, FormatError
+from .names import NAMES_HEADER, NameTable, short_names, table_line
 from .problem import Colored, ExactCover
 
 __all__ = [
     "KNUTH_TOY",
     "MAX_LINE_LENGTH",
+    "NAMES_HEADER",
     "DLXFormatWarning",
+    "NotProblemError",
+    "NotTextError",
     "SupportsReadline",
     "read_dlx",
     "read_dlx_lines",
@@ -100,6 +124,16 @@ _TOKEN = re.compile(r"\S+")
 # (what ``errors="surrogateescape"`` makes of undecodable bytes).
 _NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _BOM = "\ufeff"
+
+
+class NotTextError(ExactCoverError, TypeError):
+    """:func:`read_dlx` was given something other than text (bytes, a path, a number, a
+    binary file): an :class:`~dlx.ExactCoverError`, and a TypeError as it always was."""
+
+
+class NotProblemError(ExactCoverError, TypeError):
+    """:func:`write_dlx` was given something other than a :class:`~dlx.ExactCover`: an
+    :class:`~dlx.ExactCoverError`, and a TypeError (as :class:`NotTextError`)."""
 
 
 class DLXFormatWarning(UserWarning):
@@ -131,7 +165,7 @@ def _lines(source: str | SupportsReadline, max_line_length: int) -> Iterator[tup
     elif hasattr(source, "readline"):
         stream = source
     else:
-        raise TypeError(
+        raise NotTextError(
             "read_dlx expects the text of a DLX file (str) or a text file opened with"
             f" open(path), not {type(source).__name__}"
         )
@@ -146,7 +180,7 @@ def _lines(source: str | SupportsReadline, max_line_length: int) -> Iterator[tup
                 number,
             ) from None
         if not isinstance(line, str):
-            raise TypeError(
+            raise NotTextError(
                 f"read_dlx needs a text stream, but readline() returned {type(line).__name__}"
                 " (open the file in text mode)"
             )
@@ -175,14 +209,21 @@ def _is_comment_or_blank(text: str) -> bool:
 
 
 def _read(
-    source: str | SupportsReadline, max_line_length: int
+    source: str | SupportsReadline, max_line_length: int, decode_names: bool = True
 ) -> tuple[ExactCover, tuple[int, ...]]:
+    if isinstance(max_line_length, bool) or not isinstance(max_line_length, int) or \
+            max_line_length < 1:
+        raise ExactCoverError(f"max_line_length must be a whole number from 1, not"
+                              f" {max_line_length!r:.40}")
     lines = _lines(source, max_line_length)
     last = 0
+    names = NameTable()
     for number, text in lines:
         last = number
         if not _is_comment_or_blank(text):
             break
+        if decode_names:
+            names.see(text)
     else:
         raise FormatError(
             "no item line: the input has only blank lines and comments (lines starting with '|')",
@@ -190,7 +231,7 @@ def _read(
         )
     items = _ItemLine(text, number)
     options: dict[Hashable, tuple[Hashable, ...]] = {}
-    costs: dict[Hashable, int] = {}
+    costs: dict[Hashable, int | float | Fraction] = {}
     option_lines: list[int] = []
     for number, text in lines:
         if _is_comment_or_blank(text):
@@ -209,9 +250,8 @@ def _read(
             costs[label] = cost
         option_lines.append(number)
     # Every check ExactCover makes was made above, per line, with a line and column.
-    problem = ExactCover(options, secondary=items.secondary, primary=items.primary,
-                         bounds=items.bounds, costs=costs)
-    return problem, tuple(option_lines)
+    return names.problem(options, items.primary, items.secondary, items.bounds,
+                         costs), tuple(option_lines)
 
 
 _BOUNDS = re.compile(r"(?:(\d+):)?(\d+)")
@@ -286,19 +326,56 @@ class _ItemLine:
         return (u, v), name
 
 
+_COST = re.compile(r"[0-9]+|(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))(?:[eE][-+]?[0-9]+)?"
+                   r"|[0-9]+/[0-9]+")
+
+
+def _cost(token: str, number: int, column: int) -> int | float | Fraction:
+    """The cost written ``|n`` (DLX5): a whole number, a decimal (a float) or ``p/q``
+    (a Fraction), never negative.
+
+    >>> _cost("|5", 1, 1), _cost("|2.5", 1, 1), _cost("|3/4", 1, 1)
+    (5, 2.5, Fraction(3, 4))
+    >>> _cost("|-3", 2, 7)
+    Traceback (most recent call last):
+      ...
+    dlx.errors.FormatError: line 2, column 7: the cost -3 is negative: costs are \
+non-negative numbers (|5, |2.5 or |3/4)
+    """
+    digits = token[1:]
+    if digits.startswith("-") and _COST.fullmatch(digits[1:]):
+        raise FormatError(f"the cost {digits} is negative: costs are non-negative numbers"
+                          " (|5, |2.5 or |3/4)", number, column)
+    if not _COST.fullmatch(digits) or not digits.isascii():
+        raise FormatError(f"{token!r} is not a cost: a cost is written |n after the first"
+                          " item, n a non-negative number (|5, |2.5 or |3/4)", number, column)
+    if digits.isdigit():
+        return _number(digits, "the cost", number, column)
+    if "/" in digits:
+        top, bottom = digits.split("/")
+        if int(bottom) == 0:
+            raise FormatError(f"the cost {digits} divides by 0", number, column)
+        return Fraction(_number(top, "the cost", number, column),
+                        _number(bottom, "the cost", number, column))
+    value = float(digits)
+    if value == float("inf"):
+        raise FormatError(f"the cost {digits} is too large for a float", number, column)
+    return value
+
+
 def _option_line(text: str, number: int, items: _ItemLine
-                 ) -> tuple[tuple[Hashable, ...], int, bool]:
+                 ) -> tuple[tuple[Hashable, ...], int | float | Fraction, bool]:
     """One option: its entries, its cost (DLX5's ``|n`` tokens, summed) and whether it
     has a primary item."""
     declared = items.declared
     entries: list[Hashable] = []
     seen: dict[str, int] = {}
-    cost = 0
+    cost: int | float | Fraction = 0
     has_primary = False
     for match in _TOKEN.finditer(text):
         token, column = match.group(), match.start() + 1
-        if token.startswith("|") and token[1:].isdigit() and token[1:].isascii() and entries:
-            cost += _number(token[1:], "the cost", number, column)
+        if token.startswith("|") and len(token) > 1 and entries:
+            cost += _cost(token, number, column)
             continue
         if token == "|":
             raise FormatError(
@@ -309,7 +386,8 @@ def _option_line(text: str, number: int, items: _ItemLine
                 column,
             )
         if "|" in token:
-            raise FormatError(f"{token!r} contains '|' (a cost is written |n)", number, column)
+            raise FormatError(f"{token!r} contains '|' (a cost is written |n after the first"
+                              " item, n a non-negative number)", number, column)
         name, colon, colour = token.partition(":")
         if not name:
             raise FormatError(f"missing item name before ':' in {token!r}", number, column)
@@ -373,13 +451,17 @@ def _colour(name: str, colour: str, token: str, is_secondary: bool, number: int,
 
 
 def read_dlx(
-    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH
+    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH,
+    decode_names: bool = True
 ) -> ExactCover:
     """Read an exact-cover problem in Knuth's DLX format.
 
     Option labels are ``0, 1, 2, ...`` in file order (counting the options kept);
     items are their names (str) and a coloured secondary item ``x:c`` becomes
-    ``Colored("x", "c")``.
+    ``Colored("x", "c")``.  Costs ``|n`` (summed when an option has several) are
+    ints, floats (``|2.5``) or Fractions (``|3/4``).  Short names listed in a name
+    table (the comments :func:`write_dlx` writes before the item line) become the
+    values they stand for, unless ``decode_names`` is False.
 
     Parameters
     ----------
@@ -389,6 +471,9 @@ def read_dlx(
     max_line_length : int
         Longer lines raise :class:`~dlx.errors.FormatError`; the reader never
         holds more than one such line in memory.
+    decode_names : bool
+        Turn the short names of a name table back into their values (default);
+        False keeps the names as the file spells them.
 
     Raises
     ------
@@ -396,7 +481,8 @@ def read_dlx(
         With the 1-based ``line`` and ``column`` of the fault: no item line, a
         duplicate item, ``:`` or a second ``|`` in the item line, an unknown or
         repeated item in an option, a colour on a primary item, an empty colour,
-        a ``|`` inside an option line, a control or NUL character, an overlong line.
+        a ``|`` inside an option line other than a cost ``|n`` after an item, a
+        negative or malformed cost, a control or NUL character, an overlong line.
 
     Warns
     -----
@@ -415,11 +501,12 @@ def read_dlx(
       ...
     dlx.errors.FormatError: line 2, column 3: unknown item 'c' (not in the item line, line 1)
     """
-    return _read(source, max_line_length)[0]
+    return _read(source, max_line_length, decode_names)[0]
 
 
 def read_dlx_lines(
-    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH
+    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH,
+    decode_names: bool = True
 ) -> tuple[ExactCover, tuple[int, ...]]:
     """Read a DLX problem and the source line number of each option.
 
@@ -431,7 +518,7 @@ def read_dlx_lines(
     >>> p.options, lines
     ({0: ('a',), 1: ('b',)}, (4, 5))
     """
-    return _read(source, max_line_length)
+    return _read(source, max_line_length, decode_names)
 
 
 def _name_fault(name: object) -> str | None:
@@ -452,9 +539,6 @@ def _name_fault(name: object) -> str | None:
     return None
 
 
-_RULE = "names and colours must be non-empty str without blanks, ':' or '|'"
-
-
 def _comment(label: Hashable) -> str:
     text = str(label)
     if not text.isprintable():  # a line break would end the comment
@@ -462,7 +546,21 @@ def _comment(label: Hashable) -> str:
     return f"| {text}".rstrip()
 
 
-def write_dlx(problem: ExactCover, *, labels_as_comments: bool = False) -> str:
+def _spelled(values: Iterable[Hashable], prefix: str, knuth: bool,
+             first: bool = False) -> tuple[dict[Hashable, str], list[tuple[str, Hashable]]]:
+    """How each value is written (:func:`dlx.names.short_names`): itself when it is a DLX
+    name, else a short name.  ``knuth``: names of more than 8 characters get short names
+    too.  ``first``: the values start the item line, where a byte-order mark would be
+    taken for the file's."""
+    values = list(values)
+    plain = {v for v in values if _name_fault(v) is None and not (knuth and len(str(v)) > 8)}
+    if first and values and isinstance(values[0], str) and values[0].startswith(_BOM):
+        plain.discard(values[0])
+    return short_names(values, plain, prefix)
+
+
+def write_dlx(problem: ExactCover, *, labels_as_comments: bool = False,
+              knuth: bool = False) -> str:
     """Write ``problem`` in Knuth's DLX format.
 
     The item line lists the primary items, then ``|`` and the secondary items if
@@ -471,19 +569,29 @@ def write_dlx(problem: ExactCover, *, labels_as_comments: bool = False) -> str:
     ``p``, with labels renumbered ``0, 1, ...``; an option with only secondary
     items is written but skipped (with a warning) when read back, as DLX2 does.
 
+    Items and colours may be any hashable values.  A value that is not a DLX name
+    (a str without blanks, ``:`` or ``|``) is written under a short name (``i1``,
+    ``i2``, ... for items, ``c1``, ... for colours), and a table in comments before
+    the item line, ``| name i1 ('cell', 0, 0)``, says what each stands for:
+    :func:`read_dlx` turns them back into the values, for the values Python reads
+    back from their ``repr`` (str, numbers, tuples, ... of them); others stay the
+    short names.  Knuth's programs skip the comments, and print solutions in the
+    short names, which the table maps back.
+
     Parameters
     ----------
     problem : ExactCover
-        Its items and colours must be str names without blanks, ``:`` or ``|``
-        (tagged tuples such as ``("cell", 0, 0)`` have no DLX spelling).
     labels_as_comments : bool
         Precede each option by a comment line ``| label``.
+    knuth : bool
+        Also give short names to names longer than 8 characters, the most Knuth's
+        programs take.  His DLX5 reads whole-number costs only.
 
     Raises
     ------
     ExactCoverError
-        Naming the item, colour or option that can't be written: a non-str or
-        malformed name or colour, no primary items, an option with no items.
+        Naming what can't be written: no primary items, an option with no items, a
+        cost or bound of more digits than Python writes.
 
     Examples
     --------
@@ -495,66 +603,69 @@ def write_dlx(problem: ExactCover, *, labels_as_comments: bool = False) -> str:
     a x:red
     | r2
     b x
-    >>> write_dlx(ExactCover({"r": [("cell", 0)]}))
-    Traceback (most recent call last):
-      ...
-    dlx.errors.ExactCoverError: item ('cell', 0) can't be written in DLX format: it is a tuple, \
-not a str (names and colours must be non-empty str without blanks, ':' or '|')
+    >>> print(write_dlx(ExactCover({"r": [("cell", 0)], "s": ["a b"]})), end="")
+    | dlx names: each short name below stands for the Python value after it
+    | name i1 ('cell', 0)
+    | name i2 'a b'
+    i1 i2
+    i1
+    i2
     """
-    for item in problem.items:
-        fault = _name_fault(item)
-        if fault:
-            raise ExactCoverError(
-                f"item {item!r} can't be written in DLX format: {fault} ({_RULE})"
-            )
+    if not isinstance(problem, ExactCover):
+        raise NotProblemError(f"write_dlx writes a dlx.ExactCover, not"
+                              f" {type(problem).__name__} (build one with"
+                              " dlx.ExactCover({label: items}), or read one with read_dlx)")
     if not problem.primary:
         raise ExactCoverError(
             "a problem without primary items can't be written in DLX format"
             " (its item line would start with '|', which makes it a comment)"
         )
-    first = problem.primary[0]
-    if isinstance(first, str) and first.startswith(_BOM):
-        raise ExactCoverError(
-            f"item {first!r} can't be written in DLX format as the first item: a byte-order"
-            " mark (U+FEFF) that starts a file is not read as part of a name")
-    item_line = " ".join(_bounded(item, problem.bound(item)) for item in problem.primary)
+    name, table = _spelled(problem.items, "i", knuth, first=True)
+    colours = [e.color for entries in problem.options.values() for e in entries
+               if isinstance(e, Colored)]
+    colour, colour_table = _spelled(colours, "c", knuth)
+    out = []
+    if table or colour_table:
+        out.append(NAMES_HEADER)
+        out += [table_line("name", short, value) for short, value in table]
+        out += [table_line("colour", short, value) for short, value in colour_table]
+    item_line = " ".join(_bounded(name[item], problem.bound(item)) for item in problem.primary)
     if problem.secondary:
-        item_line += " | " + " ".join(str(item) for item in problem.secondary)
-    out = [item_line]
+        item_line += " | " + " ".join(name[item] for item in problem.secondary)
+    out.append(item_line)
     for label, entries in problem.options.items():
         if not entries:
             raise ExactCoverError(
                 f"option {label!r} has no items and can't be written in DLX format"
             )
-        words = []
-        for entry in entries:
-            if isinstance(entry, Colored):
-                fault = _name_fault(entry.color)
-                if fault:
-                    raise ExactCoverError(
-                        f"option {label!r}: colour {entry.color!r} of item {entry.item!r}"
-                        f" can't be written in DLX format: {fault} ({_RULE})"
-                    )
-                words.append(f"{entry.item}:{entry.color}")
-            else:
-                words.append(str(entry))
+        words = [f"{name[e.item]}:{colour[e.color]}" if isinstance(e, Colored) else name[e]
+                 for e in entries]
         cost = problem.cost(label)
         if cost:
-            if isinstance(cost, bool) or not isinstance(cost, int):
-                raise ExactCoverError(f"option {label!r}: its cost {cost!r} can't be written in"
-                                      " DLX format (DLX5 costs are whole numbers)")
-            words.append(f"|{_written(cost, f'option {label!r}: its cost')}")
+            words.append(f"|{_cost_text(cost, label)}")
         if labels_as_comments:
             out.append(_comment(label))
         out.append(" ".join(words))
     return "\n".join(out) + "\n"
 
 
-def _bounded(item: Hashable, bounds: tuple[int, int]) -> str:
+def _cost_text(cost: int | float | Fraction, label: Hashable) -> str:
+    """A cost as :func:`read_dlx` reads it back: ``5``, ``2.5`` (a float's repr) or ``3/4``."""
+    if isinstance(cost, Fraction):
+        if cost.denominator == 1:
+            return _written(cost.numerator, f"option {label!r}: its cost")
+        return f"{_written(cost.numerator, f'option {label!r}: its cost')}/{cost.denominator}"
+    if isinstance(cost, float):
+        text = repr(cost)
+        return text if "e" in text or "." in text else text + ".0"
+    return _written(cost, f"option {label!r}: its cost")
+
+
+def _bounded(item: str, bounds: tuple[int, int]) -> str:
     """An item of the item line, with its bounds as DLX3 writes them."""
     u, v = bounds
     if (u, v) == (1, 1):
-        return str(item)
+        return item
     what = f"the bounds of item {item!r}"
     if u == v:
         return f"{_written(v, what)}|{item}"

@@ -43,7 +43,8 @@ index arithmetic with spacer tests, and the spacers are still there for
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .errors import ExactCoverError, shown
@@ -64,7 +65,7 @@ class Links:
     __slots__ = (
         "N1", "N", "LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR",
         "ROW", "OPT", "BOUND", "SLACK", "multi", "item_names", "labels", "option_nodes", "colored",
-        "color_names", "skipped", "_shared", "_source",
+        "color_names", "skipped", "_shared", "_source", "_lock",
     )
 
     N1: int
@@ -89,11 +90,16 @@ class Links:
     skipped: list[Hashable]
     _shared: dict[str, Any]
     _source: tuple[bytes, dict[Hashable, Any]] | None
+    _lock: threading.Lock
 
     @classmethod
-    def build(cls, problem: ExactCover) -> Links:
-        """Lay out ``problem`` in Knuth's arrays (options with no primary item are skipped)."""
+    def build(cls, problem: ExactCover, check: Callable[[], object] | None = None) -> Links:
+        """Lay out ``problem`` in Knuth's arrays (options with no primary item are skipped).
+
+        ``check`` is called every :data:`CHECK_EVERY` options laid out; what it raises
+        stops the layout (a view's time limit: see :meth:`lay_out`)."""
         t = cls.__new__(cls)
+        t._lock = threading.Lock()
         primary = problem.primary
         items = list(primary) + list(problem.secondary)
         n1 = len(primary)
@@ -111,7 +117,8 @@ class Links:
         t.multi = bool(problem.bounds)
         scanned = problem._scanned
         if scanned is None:
-            t._lay_out(t._numbered(problem))
+            t._source = None
+            t._lay_out(t._numbered(problem), check)
         else:
             # ExactCover's fast path numbered the items already (dlx._core.scan); the
             # arrays are laid out from those numbers when first read (see __getattr__),
@@ -132,15 +139,33 @@ class Links:
     _LAID_OUT = frozenset({"LLINK", "RLINK", "ULINK", "DLINK", "LEN", "TOP", "COLOR", "ROW",
                            "OPT", "option_nodes"})
 
+    #: ``check`` (of :meth:`build` and :meth:`lay_out`) is called every this many options.
+    CHECK_EVERY = 1 << 12
+
     def __getattr__(self, name: str) -> Any:
         # Only reached for an attribute not set yet: the arrays of a deferred layout.
         if name in Links._LAID_OUT:
-            source = object.__getattribute__(self, "_source")
-            if source is not None:
-                self._source = None
-                self._lay_out(self._from_entries(*source))
-                return getattr(self, name)
+            self.lay_out()
+            try:
+                return object.__getattribute__(self, name)
+            except AttributeError:
+                pass
         raise AttributeError(f"'Links' object has no attribute {name!r}")
+
+    def lay_out(self, check: Callable[[], object] | None = None) -> None:
+        """Lay out the arrays now, if ExactCover's fast path left them for their first
+        use (see :meth:`build`).  ``check`` is called every :data:`CHECK_EVERY`
+        options; what it raises (a view's time limit running out) stops the layout,
+        and the next use starts it again.
+
+        Safe under threads: the first thread lays the arrays out under a lock and
+        publishes them when all are made; the others wait for it."""
+        if self._source is None:
+            return
+        with self._lock:
+            source = self._source
+            if source is not None:
+                self._lay_out(self._from_entries(*source), check)
 
     def _numbered(self, problem: ExactCover
                   ) -> Iterator[tuple[Hashable, list[int], list[Hashable] | None]]:
@@ -166,11 +191,13 @@ class Links:
             yield label, numbers[at + 1:at + 1 + size], None
             at += size + 1
 
-    def _lay_out(self, numbered: Iterable[tuple[Hashable, list[int], list[Hashable] | None]]
-                 ) -> None:
-        """Knuth's arrays for the options given as (label, item numbers, colours)."""
+    def _lay_out(self, numbered: Iterable[tuple[Hashable, list[int], list[Hashable] | None]],
+                 check: Callable[[], object] | None = None) -> None:
+        """Knuth's arrays for the options given as (label, item numbers, colours).  They
+        are all made before any is set (another thread may read the ones set), and
+        ``_source`` is cleared last; ``check`` is called every CHECK_EVERY options."""
         n1, n = self.N1, self.N
-        self._source = None
+        every = self.CHECK_EVERY - 1 if check is not None else -1
         # Item header lists: head 0 for primary items, head N+1 for secondary ones.
         llink = [0] * (n + 2)
         rlink = [0] * (n + 2)
@@ -187,7 +214,6 @@ class Links:
             rlink[n] = head
         else:
             llink[head] = rlink[head] = head
-        self.LLINK, self.RLINK = llink, rlink
         # Nodes: headers 1..N (TOP = 0 unused, U/D point to self), spacer N+1, options.
         top = [0] * (n + 2)
         ulink = list(range(n + 2))
@@ -197,7 +223,7 @@ class Links:
         row: list[tuple[int, ...]] = [()] * (n + 2)
         opt = [-1] * (n + 2)
         color_codes: dict[Hashable, int] = {}
-        self.color_names = [None]
+        color_names: list[Hashable] = [None]
         labels: list[Hashable] = []
         option_nodes: list[tuple[int, ...]] = []
         skipped: list[Hashable] = []
@@ -212,12 +238,14 @@ class Links:
                 for c in colors:
                     if c is not None and c not in color_codes:
                         color_codes[c] = len(color_codes) + 1
-                        self.color_names.append(c)
+                        color_names.append(c)
                     cs.append(0 if c is None else color_codes[c])
             if not ks or min(ks) > n1:
                 skipped.append(label)      # no primary item: never chosen
                 continue
             o = len(labels)
+            if o & every == every:
+                check()                     # type: ignore[misc]  # (every is -1 without)
             labels.append(label)
             first = len(top)
             k_nodes = len(ks)
@@ -248,10 +276,12 @@ class Links:
             opt.append(-1)
         ulink[last_spacer] = first_of_prev
         dlink[last_spacer] = 0
+        self.LLINK, self.RLINK = llink, rlink
         self.ULINK, self.DLINK, self.LEN, self.TOP, self.COLOR = ulink, dlink, length, top, color
         self.ROW, self.OPT = row, opt
         self.labels, self.option_nodes, self.skipped = labels, option_nodes, skipped
-        self.colored = bool(color_codes)
+        self.color_names, self.colored = color_names, bool(color_codes)
+        self._source = None                 # published: every array above is set
 
     def node_count(self) -> int:
         """How many nodes the layout has (headers, spacers and option nodes)."""
@@ -261,11 +291,13 @@ class Links:
         return len(self.TOP)
 
     @classmethod
-    def of(cls, problem: ExactCover) -> Links:
-        """The master table of ``problem``, built on first use and cached on it."""
+    def of(cls, problem: ExactCover, check: Callable[[], object] | None = None) -> Links:
+        """The master table of ``problem``, built on first use and cached on it (once
+        built: two threads may both build it, and one table is kept).  ``check`` is as
+        for :meth:`build`."""
         table = problem._table
         if table is None:
-            table = problem._table = cls.build(problem)
+            table = problem._table = cls.build(problem, check)
         return table  # type: ignore[no-any-return]
 
     def copy(self) -> Links:
@@ -287,33 +319,38 @@ class Links:
     def others_table(self) -> list[tuple[tuple[int, ...], tuple[int, ...], int] | None]:
         """For each node x, :meth:`split_others` of x: the other nodes of x's option
         in primary and in secondary items, and how many.  The pure engine's hide walks them
-        (primary items keep a length, secondary ones may be purified).  Built once
-        per problem (shared by every copy); None for the nodes of options longer
-        than :data:`TABLED_OPTION`, and for headers and spacers."""
+        (primary items keep a length, secondary ones may be purified).  One table per
+        problem (shared by every copy), filled in as the searches first meet each
+        node (:meth:`split_others` stores what it makes), so that a search pays only
+        for the nodes it visits, within its time limit; None for a node not met yet,
+        for the nodes of options longer than :data:`TABLED_OPTION`, and for headers
+        and spacers."""
         table = self._shared.get("others")
         if table is None:
-            table = [None] * len(self.TOP)
-            for nodes in self.option_nodes:
-                if len(nodes) <= self.TABLED_OPTION:
-                    for x in nodes:
-                        table[x] = self.split_others(x)
-            self._shared["others"] = table
-        return table
+            table = self._shared.setdefault("others", [None] * len(self.TOP))
+        return table  # type: ignore[no-any-return]
 
     def cyclic_table(self) -> list[tuple[int, ...]]:
         """For each node x, the other nodes of x's option in Knuth's cyclic order (x+1,
         ..., then the option's first node, ...): the order in which the search commits
-        them.  Built once per problem; empty for the nodes of options longer than
-        :data:`TABLED_OPTION` (the search then slices :attr:`ROW` itself)."""
+        them.  One table per problem, filled in as the searches meet each node
+        (:meth:`cyclic` stores what it makes); empty for a node not met yet and for
+        the nodes of options longer than :data:`TABLED_OPTION`, which the search
+        slices from :attr:`ROW` each time (:func:`dlx.dance.others`)."""
         table = self._shared.get("cyclic")
         if table is None:
-            table = [()] * len(self.TOP)
-            for nodes in self.option_nodes:
-                if len(nodes) <= self.TABLED_OPTION:
-                    for at, x in enumerate(nodes):
-                        table[x] = nodes[at + 1:] + nodes[:at]
-            self._shared["cyclic"] = table
-        return table
+            table = self._shared.setdefault("cyclic", [()] * len(self.TOP))
+        return table  # type: ignore[no-any-return]
+
+    def cyclic(self, x: int) -> tuple[int, ...]:
+        """The other nodes of x's option in Knuth's cyclic order: x+1, ..., then from
+        the option's first node up to x-1 (kept in :meth:`cyclic_table`)."""
+        row = self.ROW[x]
+        at = x - row[0]
+        rest = row[at + 1:] + row[:at]
+        if len(row) <= self.TABLED_OPTION:
+            self.cyclic_table()[x] = rest
+        return rest
 
     def sharp(self) -> list[bool]:
         """For each primary item, whether it is *sharp*: named by a string that begins
@@ -334,8 +371,11 @@ class Links:
         at = x - row[0]
         cyclic = row[at + 1:] + row[:at]
         top, n1 = self.TOP, self.N1
-        return (tuple([q for q in cyclic if top[q] <= n1]),
-                tuple([q for q in cyclic if top[q] > n1]), len(cyclic))
+        split = (tuple([q for q in cyclic if top[q] <= n1]),
+                 tuple([q for q in cyclic if top[q] > n1]), len(cyclic))
+        if len(row) <= self.TABLED_OPTION:
+            self.others_table()[x] = split
+        return split
 
     def option_index(self, label: Hashable) -> int:
         """The index of the option labelled ``label`` (ExactCoverError when there is none,
@@ -370,13 +410,40 @@ class Links:
 
     def first_primary(self, options: Iterable[int]) -> list[int]:
         """For each option index, its first node in a primary item: where the search
-        places a forced option (as if it had chosen that item)."""
+        places a forced option (as if it had chosen that item).  Kept per option as
+        it is asked for."""
         first = self._shared.get("first_primary")
         if first is None:
-            top, n1 = self.TOP, self.N1
-            first = self._shared["first_primary"] = [
-                next(q for q in nodes if top[q] <= n1) for nodes in self.option_nodes]
-        return [first[o] for o in options]
+            first = self._shared.setdefault("first_primary", {})
+        out = []
+        for o in options:
+            node = first.get(o)
+            if node is None:
+                top, n1 = self.TOP, self.N1
+                node = first[o] = next(q for q in self.option_nodes[o] if top[q] <= n1)
+            out.append(node)
+        return out
+
+    def primary_sizes(self) -> list[int]:
+        """For each option (index), how many primary items it has.  Read off ExactCover's
+        numbers when the arrays wait for their first use (the core's branch and bound
+        needs these, not the Python layout).  Built once per problem."""
+        sizes = self._shared.get("sizes")
+        if sizes is None:
+            source, n1 = self._source, self.N1
+            if source is not None and not self.skipped:
+                numbers = memoryview(source[0]).cast("i").tolist()
+                sizes, at, end = [], 0, len(numbers)
+                while at < end:
+                    k = numbers[at]
+                    sizes.append(k if n1 == self.N else
+                                 len([e for e in numbers[at + 1:at + 1 + k] if e <= n1]))
+                    at += k + 1
+            else:
+                top = self.TOP
+                sizes = [len([q for q in nodes if top[q] <= n1]) for nodes in self.option_nodes]
+            self._shared["sizes"] = sizes
+        return sizes
 
     def exclude(self, option: int) -> None:
         """Take option index ``option`` out of its items' lists, as if the problem did

@@ -150,11 +150,27 @@ def _left(t: Links, q: int) -> bool:
 
 
 def _digest(parts: list[int]) -> bytes:
-    """A 128-bit digest of a list of ints (BLAKE2b)."""
+    """A 128-bit digest of a list of ints (BLAKE2b).  Ints past 64 bits (a bound of
+    2**64: the pure engine takes any) are written whole, each after its length, and
+    digested under another personalisation, so that no list of them shares its
+    bytes with a list of 64-bit ints.
+
+    >>> _digest([1, 2]) != _digest([1, 2**64]) != _digest([1, 2**64 + 1])
+    True
+    """
     import hashlib
     from array import array
 
-    return hashlib.blake2b(array("q", parts).tobytes(), digest_size=16).digest()
+    try:
+        return hashlib.blake2b(array("q", parts).tobytes(), digest_size=16).digest()
+    except OverflowError:
+        pass
+    data = bytearray()
+    for n in parts:
+        size = n.bit_length() // 8 + 1
+        data += size.to_bytes(8, "little")
+        data += n.to_bytes(size, "little", signed=True)
+    return hashlib.blake2b(bytes(data), digest_size=16, person=b"dlx big ints").digest()
 
 
 class SignedDance(Dance):

@@ -57,7 +57,8 @@ if TYPE_CHECKING:
 
     from .search import Heuristic, HeuristicName
 
-__all__ = ["Keywords", "SearchKeywords", "Options", "Engine", "Progress", "check_positive"]
+__all__ = ["Keywords", "SearchKeywords", "Options", "Engine", "Progress", "check_positive",
+           "check_seconds"]
 
 #: The values of ``engine=``.
 Engine: TypeAlias = Literal["auto", "c", "python"]
@@ -113,11 +114,7 @@ class Options:
                 raise TypeError(f"{view}() got an unexpected keyword argument {name!r}")
         opts = cls(**keywords)
         check_positive(opts.max_nodes, "max_nodes")
-        t = opts.timeout
-        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))
-                              or not t > 0 or math.isinf(t)):
-            raise ExactCoverError(f"timeout must be a positive number of seconds or None,"
-                                  f" not {shown(t)}")
+        check_seconds(opts.timeout, "timeout")
         if opts.stats is not None and not isinstance(opts.stats, Stats):
             raise ExactCoverError(f"stats must be a dlx.Stats or None, not"
                                   f" {type(opts.stats).__name__}")
@@ -142,6 +139,32 @@ class Options:
 
 
 _NAMES = frozenset(SearchKeywords.__annotations__) | frozenset(Keywords.__annotations__)
+
+
+def check_seconds(value: float | None, name: str = "timeout") -> float | None:
+    """``value`` as seconds (a float), or None (no limit); ExactCoverError unless it is
+    None or a number above 0 that a float holds (not inf or nan, nor an int too large
+    for a float: as for ``float("inf")``, no deadline can be set so far off).
+
+    >>> check_seconds(2), check_seconds(None)
+    (2.0, None)
+    >>> check_seconds(10**400)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    dlx.errors.ExactCoverError: timeout must be ... not 1000...000... (too large for a float)
+    """
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            seconds = float(value)
+        except OverflowError:
+            raise ExactCoverError(f"{name} must be a positive number of seconds or None, not"
+                                  f" {shown(value)} (too large for a float)") from None
+        if 0 < seconds < math.inf:
+            return seconds
+    raise ExactCoverError(f"{name} must be a positive number of seconds or None, not"
+                          f" {shown(value)}")
 
 
 def check_positive(value: int | None, name: str) -> None:

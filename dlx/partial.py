@@ -15,13 +15,14 @@ lists its frontier in ``dlx/_core/search_object.c`` (``Search_frontier``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from .bound import Bound
 from .dance import Dance, others
 from .links import Links
 
-__all__ = ["place_forced", "available", "frontier", "unwind", "unwind_bounded"]
+__all__ = ["place_forced", "available", "frontier", "stopped_at", "pieces", "Stop", "unwind",
+           "unwind_bounded"]
 
 
 def place_forced(dance: Dance, forced: Sequence[int], choose: Callable[[Links], int],
@@ -87,16 +88,38 @@ def frontier(t: Links, x: list[int], base: int, level: int, i: int) -> list[tupl
     i) has not explored, in the order it would have: x[level] and the options after
     it in i's list, then those after x[level-1] in its item's list, and so on up to
     the root.  Each is the forced options (option indices) on the path to it."""
+    return pieces(stopped_at(t, x, base, level, i))
+
+
+#: What :func:`frontier` is made of: the options on the path, and for each level k
+#: (deepest first) the options left to try there.
+Stop: TypeAlias = tuple[list[int], list[tuple[int, list[int]]]]
+
+
+def stopped_at(t: Links, x: list[int], base: int, level: int, i: int) -> Stop:
+    """What :func:`frontier` is made of, read off the links where the search stopped:
+    it costs as many steps as there are subtrees left, where the frontier costs
+    that many times the depth (:func:`pieces` makes it when it is asked for)."""
     D, OPT, TOP = t.DLINK, t.OPT, t.TOP
     path = [OPT[q] for q in x[:level]]
-    pieces: list[tuple[int, ...]] = []
+    left: list[tuple[int, list[int]]] = []
     for k in range(level, base - 1, -1):
         item = i if k == level else TOP[x[k]]
         q = x[k] if k == level else D[x[k]]
+        options = []
         while q != item:
-            pieces.append((*path[:k], OPT[q]))
+            options.append(OPT[q])
             q = D[q]
-    return pieces
+        if options:
+            left.append((k, options))
+    return path, left
+
+
+def pieces(stop: Stop) -> list[tuple[int, ...]]:
+    """The frontier of :func:`stopped_at`'s ``stop``: a tuple of option indices per
+    subtree left, the path to it."""
+    path, left = stop
+    return [(*path[:k], o) for k, options in left for o in options]
 
 
 def unwind(dance: Dance, x: list[int], level: int, held: int, committed: int) -> None:

@@ -26,8 +26,8 @@ GIL, on one copy of the links.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Iterable, Iterator, Sequence
-from typing import NamedTuple, cast
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Any, NamedTuple, cast
 
 from . import engine as _engine
 from . import minimal
@@ -35,7 +35,7 @@ from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Stats
 from .links import Links
 from .minimal import Minimized
-from .options import Engine, check_positive
+from .options import Engine, check_positive, check_seconds
 from .problem import ExactCover
 from .search import run
 from .views import count, first, is_unique, solutions
@@ -74,6 +74,8 @@ class Prepared:
     engine : "auto", "c", "python" or None
         Which engine searches (see :mod:`dlx.engine`); checked here.
 
+    Notes
+    -----
     The per-instance views (:meth:`count`, :meth:`first`, :meth:`solutions`,
     :meth:`is_unique`) take the keywords of the module-level views
     (:mod:`dlx.views`); :meth:`batch` runs many instances at once.
@@ -87,9 +89,8 @@ class Prepared:
         self._links = Links.of(problem)
         if self._on_core():
             _engine.table(self._links)          # laid out now, not at the first search
-        else:
-            self._links.others_table()
-            self._links.cyclic_table()
+        # (on the pure engine, by the first search, on its clock: it may have a time
+        # limit; the tables of each node's other nodes fill in as searches meet them)
 
     def _on_core(self) -> bool:
         """Will a search run on the compiled core?  (Asked at every search, so that
@@ -164,27 +165,35 @@ class Prepared:
         """
         check_positive(limit, "limit")
         check_positive(max_nodes, "max_nodes")
-        _check_timeout(timeout)
+        timeout = check_seconds(timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
         links = self._links
+        given_sets = _listed(forced_sets, "forced_sets", "sets of forced options")
         if indices:
-            option_sets = forced_sets if isinstance(forced_sets, list) else list(forced_sets)
+            option_sets = given_sets        # (the core checks them; _search_pure too)
         else:
-            option_sets = [links.forced_options(labels) for labels in forced_sets]
+            option_sets = [self._options(labels, "forced_sets", False)
+                           for labels in given_sets]
         if self._on_core():
+            table = _engine.table(links)
+            # (the time limit counts from the call: reading the sets took some of it)
+            seconds = -1.0 if deadline is None else max(deadline - time.monotonic(), 1e-6)
             try:
-                answers = _engine.table(links).batch(
+                answers = table.batch(
                     option_sets, limit=_engine.budget(limit),
                     max_nodes=_engine.budget(max_nodes),
-                    labels=None if indices else self.labels,
-                    timeout=-1.0 if timeout is None else float(timeout))
+                    labels=None if indices else self.labels, timeout=seconds)
             except (TypeError, ValueError) as e:        # a bad option index
                 raise ExactCoverError(str(e)) from None
             return [Answer(found, first, nodes, status == 1, status >= 2, seconds, status == 3)
                     for found, nodes, first, status, seconds in answers]
+        try:
+            links.lay_out(_clock(deadline))
+        except _Late:
+            return [Answer(0, None, 0, False, True, 0.0, True) for _ in option_sets]
         out = []
-        deadline = None if timeout is None else time.monotonic() + timeout
         for given in option_sets:
-            options = self._indices(given)
+            options = self._options(given, "forced_sets", True)
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 out.append(Answer(0, None, 0, False, True, 0.0, True))  # out of time: not searched
@@ -236,7 +245,7 @@ class Prepared:
         Minimized(kept=('y',), searches=2, nodes=3, unknown=0)
         """
         check_positive(max_nodes, "max_nodes")
-        _check_timeout(timeout)
+        timeout = check_seconds(timeout)
         deadline = None if timeout is None else time.monotonic() + timeout
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ExactCoverError(f"keep must be a whole number, not {shown(keep)}")
@@ -245,19 +254,22 @@ class Prepared:
         on_core = self._on_core()
         checked: Sequence[Sequence[int]] | None         # None: each forced option alone
         sets: Sequence[Sequence[int]]
+        what = "option indices" if indices else "option labels"
         if indices and on_core:             # the core checks indices and groups itself
-            options = cast("list[int]", forced if isinstance(forced, list) else list(forced))
-            checked = cast("list[list[int]] | None", groups if groups is None
-                           or isinstance(groups, list) else list(groups))
-            sets = cast("list[list[int]]", unavoidable if isinstance(unavoidable, list)
-                        else list(unavoidable))
+            options = cast("list[int]", _listed(forced, "forced", what))
+            checked = None if groups is None else cast(
+                "list[list[int]]", _listed(groups, "groups", f"lists of {what}"))
+            sets = cast("list[list[int]]",
+                        _listed(unavoidable, "unavoidable", f"lists of {what}"))
         else:
-            read = self._indices if indices else links.forced_options
-            options = read(forced)
+            options = self._options(forced, "forced", indices, inner=False)
             checked = minimal.check_groups(
-                options, None if groups is None else [read(g) for g in groups],
+                options, None if groups is None else [
+                    self._options(g, "groups", indices)
+                    for g in _listed(groups, "groups", f"lists of {what}")],
                 labels.__getitem__)
-            sets = [read(u) for u in unavoidable]
+            sets = [self._options(u, "unavoidable", indices)
+                    for u in _listed(unavoidable, "unavoidable", f"lists of {what}")]
         if on_core:
             try:
                 status, found, kept, searches, nodes, unknown = _engine.table(links).minimize(
@@ -266,6 +278,11 @@ class Prepared:
             except (TypeError, ValueError) as e:        # a bad option index or group
                 raise ExactCoverError(str(e)) from None
         else:
+            try:
+                links.lay_out(_clock(deadline))
+            except _Late:
+                raise BudgetExceeded(None, None, timeout=timeout) from None
+
             def search(opts: Sequence[int], limit: int, excluded: int | None
                        ) -> tuple[int, int, bool]:
                 left = None if deadline is None else max(deadline - time.monotonic(), 1e-9)
@@ -286,6 +303,15 @@ class Prepared:
                                   f" these have {'none' if found == 0 else 'more than one'}")
         out = tuple(kept) if indices else tuple(labels[o] for o in kept)
         return Minimized(out, searches, nodes, unknown)
+
+    def _options(self, given: object, name: str, indices: bool, inner: bool = True
+                 ) -> list[int]:
+        """One set of options the caller gave (``inner``: one of those listed as the
+        argument ``name``; else that argument): option indices (``indices``) or
+        labels, checked, as option indices."""
+        listed = _listed(given, name, "option indices" if indices else "option labels",
+                         inner)
+        return self._indices(listed) if indices else self._links.forced_options(listed)
 
     def _indices(self, options: Iterable[Hashable]) -> list[int]:
         """Option indices given by the caller, checked."""
@@ -328,8 +354,29 @@ class Prepared:
                       time.perf_counter() - began)
 
 
-def _check_timeout(timeout: float | None) -> None:
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                or not 0 < timeout < float("inf")):
-        raise ExactCoverError(f"timeout must be a positive number of seconds or None,"
-                              f" not {shown(timeout)}")
+class _Late(Exception):
+    """The deadline passed while the problem was laid out (see :func:`_clock`)."""
+
+
+def _clock(deadline: float | None) -> Callable[[], None] | None:
+    """The ``check`` of :meth:`dlx.links.Links.lay_out` for a deadline: _Late when past."""
+    if deadline is None:
+        return None
+
+    def check() -> None:
+        if time.monotonic() > deadline:
+            raise _Late
+
+    return check
+
+
+def _listed(value: object, name: str, what: str, inner: bool = False) -> list[Any]:
+    """The argument ``name`` (a list of ``what``) as a list; ExactCoverError naming it
+    when it is not one (None, a number, a string).  ``inner``: it is one of the sets
+    that the argument lists."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        where = f"each of {name}" if inner else name
+        raise ExactCoverError(f"{where} must be a list of {what}, not {shown(value)}")
+    return list(value)

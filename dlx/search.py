@@ -67,7 +67,7 @@ from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Backtrack, Choose, Cover, Solution, Stats, Try, Uncover
 from .links import Links
 from .memo import CacheFullWarning, Memo
-from .partial import frontier, place_forced, unwind, unwind_bounded
+from .partial import pieces, place_forced, stopped_at, unwind, unwind_bounded
 
 __all__ = ["run", "PROGRESS_EVERY", "Heuristic", "HeuristicName", "Mode",
            # defined in dlx.bound and dlx.memo, named here too for older imports
@@ -75,6 +75,13 @@ __all__ = ["run", "PROGRESS_EVERY", "Heuristic", "HeuristicName", "Mode",
 
 #: The ``progress`` callback is called (and the deadline checked) every this many nodes.
 PROGRESS_EVERY = 1 << 12
+
+#: Under a time limit the clock is also read every this many nodes, and every
+#: :data:`CLOCK_UPDATES` updates: a node of a big problem can take hundreds of
+#: updates (of 90,000 options over 1,200 items, about 200), so PROGRESS_EVERY nodes
+#: could take seconds.
+CLOCK_EVERY = 1 << 8
+CLOCK_UPDATES = 1 << 14
 
 #: How ``run`` reports: label tuples, None per solution, events, or improving ``(score, labels)``.
 Mode: TypeAlias = Literal["solutions", "count", "trace", "best"]
@@ -136,6 +143,7 @@ def run(
     forced: Sequence[int] = (),
     bb: Bound | None = None,
     memo: Memo | None = None,
+    deadline: float | None = None,
 ) -> Generator[Any, None, None]:
     """Search ``links`` (changing and then restoring them); yield as ``mode`` says.
 
@@ -162,10 +170,13 @@ def run(
     ``frontier`` the unexplored subtrees as option-index tuples) when more than
     ``max_nodes`` nodes would be visited or ``timeout`` seconds have passed, and
     passes on whatever ``progress`` raises; every such stop happens between two
-    steps, after the links are restored.
+    steps, after the links are restored.  ``deadline`` (``time.monotonic()``
+    seconds) is when the time is up, for a caller whose clock started before the
+    search did (a view that laid the problem out first); by default ``timeout``
+    seconds from now.
     """
     s = _Search(links, mode, Stats() if stats is None else stats, max_nodes, timeout,
-                chooser(heuristic, links), progress, bb, memo)
+                chooser(heuristic, links), progress, bb, memo, deadline)
     # X1 (M1): initialise.  The links are laid out; place the forced options first.
     placed = s.place(forced)
     if placed == "clash":
@@ -210,13 +221,19 @@ class _Search:
     def __init__(self, links: Links, mode: Mode, stats: Stats, max_nodes: int | None,
                  timeout: float | None, choose: Callable[[Links], int],
                  progress: Callable[[Stats], object] | None, bb: Bound | None,
-                 memo: Memo | None) -> None:
+                 memo: Memo | None, deadline: float | None = None) -> None:
         t = self.links = links
         self.dance = Dance(links) if memo is None else memo.dance(links)
         self.mode, self.stats, self.bb, self.memo = mode, stats, bb, memo
         self.choose, self.progress = choose, progress
         self.max_nodes, self.timeout = max_nodes, timeout
-        self.deadline = None if timeout is None else time.monotonic() + timeout
+        if deadline is None and timeout is not None:
+            deadline = time.monotonic() + timeout
+        self.deadline = deadline
+        # the node count mask and the updates at which the loop calls check(): with a
+        # deadline, more often than progress (see CLOCK_EVERY)
+        self.every = (PROGRESS_EVERY if deadline is None else CLOCK_EVERY) - 1
+        self.clock_at = CLOCK_UPDATES if deadline is not None else 1 << 62
         self.tracing = mode == "trace"
         # levels: each chooses an option (Algorithm M: or closes an item, the null choice)
         depth = min(sum(t.BOUND[1:t.N1 + 1]), len(t.labels)) + t.N1 if t.multi else t.N1
@@ -325,19 +342,29 @@ class _Search:
         self.state._level = level
         return self.bb.hopeless(self.score[level], self.state)
 
-    def check(self, nodes: int, deepest: int, level: int, i: int) -> None:
+    def check(self, nodes: int, deepest: int, level: int, i: int) -> int:
         """At X5 (M6), about to try x_l as node ``nodes + 1``: raise BudgetExceeded
         when the budget is used up; every :data:`PROGRESS_EVERY` nodes, report
-        progress and raise when the time is up."""
+        progress and raise when the time is up; in between (under a time limit,
+        every :data:`CLOCK_EVERY` nodes and :data:`CLOCK_UPDATES` updates) raise when
+        the time is up.  Returns the updates at which to come back."""
         t = self.links
         if nodes == self.max_nodes:
             self.sync(nodes, deepest)
-            raise BudgetExceeded(self.max_nodes, None, self.stats, frontier=None if t.multi
-                                 else frontier(t, self.x, self.base, level, i))
+            raise _stopped(BudgetExceeded(self.max_nodes, None, self.stats), t, self.x,
+                           self.base, level, i)
+        progress = self.progress
+        if self.deadline is not None:
+            self.clock_at = self.dance.updates + CLOCK_UPDATES
+            if (nodes + 1) & (PROGRESS_EVERY - 1):          # only the clock, this time
+                if time.monotonic() <= self.deadline:
+                    return self.clock_at
+                progress = None
         self.sync(nodes + 1, deepest)
         self.stats.explored = _explored(t, self.x, self.first, self.branches, self.base, level)
-        _check_point(self.stats, self.progress, self.deadline, self.timeout, t, self.x,
+        _check_point(self.stats, progress, self.deadline, self.timeout, t, self.x,
                      self.base, level, i)
+        return self.clock_at
 
 
 def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
@@ -348,6 +375,7 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
     x, branches, profile, score, weights = (
         s.x, s.branches, s.profile, s.score, None if s.bb is None else s.bb.weights)
     choose, tracing, memo, max_nodes, bb = s.choose, s.tracing, s.memo, s.max_nodes, s.bb
+    every, clock_at = s.every, s.clock_at           # when check() is called (see there)
     name = t.item_names
     # Where the search is, for a clean stop: levels 0..level-1 are committed; at
     # `level`, item i is covered while `holding`, and the first `committed` other
@@ -433,9 +461,10 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
                     continue
                 # X5: try x_l: commit its other items, left to right (early failure: stop
                 # when an uncovered item outside them has no option left; X6 undoes)
-                if nodes == max_nodes or (nodes + 1) & (PROGRESS_EVERY - 1) == 0:
+                if nodes == max_nodes or (nodes + 1) & every == 0 or \
+                        dance.updates >= clock_at:
                     pause.on = True
-                    s.check(nodes, deepest, level, i)
+                    clock_at = s.check(nodes, deepest, level, i)
                     pause.on = False
                 nodes += 1
                 profile[level + 1] += 1
@@ -477,6 +506,7 @@ def _algorithm_m(s: _Search) -> Generator[Any, None, None]:
     x, first, branches, profile, score, weights = (
         s.x, s.first, s.branches, s.profile, s.score, None if s.bb is None else s.bb.weights)
     choose, tracing, memo, max_nodes, bb = s.choose, s.tracing, s.memo, s.max_nodes, s.bb
+    every, clock_at = s.every, s.clock_at           # when check() is called (see there)
     name = t.item_names
     base = level = deepest = s.base
     nodes = 1
@@ -564,9 +594,10 @@ def _algorithm_m(s: _Search) -> Generator[Any, None, None]:
                     dead = True
                     continue
                 # M6: try x_l (the null choice when x_l = i: i keeps what it has)
-                if nodes == max_nodes or (nodes + 1) & (PROGRESS_EVERY - 1) == 0:
+                if nodes == max_nodes or (nodes + 1) & every == 0 or \
+                        dance.updates >= clock_at:
                     pause.on = True
-                    s.check(nodes, deepest, level, i)
+                    clock_at = s.check(nodes, deepest, level, i)
                     pause.on = False
                 nodes += 1
                 profile[level + 1] += 1
@@ -623,8 +654,18 @@ def _check_point(stats: Stats, progress: Callable[[Stats], object] | None,
     if progress is not None:
         progress(stats)
     if deadline is not None and time.monotonic() > deadline:
-        raise BudgetExceeded(None, None, stats, timeout=timeout,
-                             frontier=None if t.multi else frontier(t, x, base, level, i))
+        raise _stopped(BudgetExceeded(None, None, stats, timeout=timeout), t, x, base, level, i)
+
+
+def _stopped(stop: BudgetExceeded, t: Links, x: list[int], base: int, level: int, i: int
+             ) -> BudgetExceeded:
+    """``stop`` with the frontier of a search stopped at X5 (:func:`dlx.partial.frontier`;
+    none with bounds): what it is made of is read now, before the links are restored,
+    and the frontier made from it when first read."""
+    if not t.multi:
+        stop.frontier = stopped_at(t, x, base, level, i)
+        stop.frontier_later(pieces)
+    return stop
 
 
 

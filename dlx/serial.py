@@ -17,6 +17,7 @@ order, with the same :class:`~dlx.Stats`.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -40,23 +41,58 @@ __all__ = ["Request", "solutions", "count", "first", "best", "trace", "zdd", "we
 
 class Request:
     """One search's problem (shuffled by the seed), links, forced options (as option
-    indices), statistics, and which engine runs it."""
+    indices), statistics, and which engine runs it.
 
-    __slots__ = ("problem", "links", "limit", "opts", "stats", "forced", "core")
+    Its clock starts here: the time limit bounds the whole call, laying the problem
+    out included (90,000 options take longer to lay out on the pure engine than a
+    second of search).  When the time is up before the search starts,
+    :class:`~dlx.BudgetExceeded` is raised as a search raises it, with ``nothing``
+    found, no nodes, and the whole search (the forced options) as the frontier."""
+
+    __slots__ = ("problem", "links", "limit", "opts", "stats", "forced", "core", "deadline",
+                 "nothing", "resumable")
 
     def __init__(self, problem: ExactCover, opts: Options, *, limit: int | None = None,
-                 python_only: bool = False) -> None:
+                 python_only: bool = False, nothing: Any = None, resumable: bool = True
+                 ) -> None:
+        self.deadline = None if opts.timeout is None else time.monotonic() + opts.timeout
+        self.opts = opts
+        self.nothing = nothing
+        self.resumable = resumable          # (has a frontier when stopped: not best)
+        self.stats = Stats() if opts.stats is None else opts.stats
         problem = seeded(problem, opts.seed)
         check_positive(limit, "limit")
         self.problem = problem
-        self.links = Links.of(problem)
         self.limit = limit
-        self.opts = opts
-        self.stats = Stats() if opts.stats is None else opts.stats
+        on_time = None if self.deadline is None else self.on_time
+        self.links = Links.of(problem, on_time)
         self.forced = self.links.forced_options(opts.forced)     # option indices
         use_core = _engine.select(opts.engine)
         self.core = (use_core and not python_only and not callable(opts.heuristic)
                      and _engine.fits(self.links))
+        if not self.core:
+            self.links.lay_out(on_time)     # (the core lays out its own copy)
+        self.on_time()
+
+    def on_time(self) -> None:
+        """Raise BudgetExceeded, as a search that has not started would, when the time
+        is up (called while the problem is laid out, and before the search starts)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            stats = self.stats
+            stats.nodes = stats.updates = stats.solutions = 0
+            stats.profile = []
+            nothing = self.nothing
+            raise BudgetExceeded(None, list(nothing) if isinstance(nothing, list) else nothing,
+                                 stats, timeout=self.opts.timeout,
+                                 frontier=[self.opts.forced] if self.resumable
+                                 and not self.problem.bounds else None)
+
+    def left(self) -> float | None:
+        """The seconds the search has (None: no limit; when they ran out since
+        :meth:`on_time` was asked, a moment: the search stops at its first check)."""
+        if self.deadline is None:
+            return None
+        return max(self.deadline - time.monotonic(), 1e-6)
 
     @property
     def max_nodes(self) -> int | None:
@@ -75,17 +111,23 @@ class Request:
         return self.opts.progress
 
     def frontier(self, e: BudgetExceeded) -> None:
-        """Turn the option indices of ``e.frontier`` into labels."""
-        if e.frontier is not None:
-            labels = self.links.labels
-            e.frontier = [tuple([labels[o] for o in piece]) for piece in e.frontier]
+        """Have the option indices of ``e.frontier`` turned into labels (when it is
+        read: see :meth:`dlx.BudgetExceeded.frontier_later`)."""
+        labels = self.links.labels
+
+        def named(pieces: list[tuple[int, ...]]) -> list[tuple[Hashable, ...]]:
+            return [tuple([labels[o] for o in piece]) for piece in pieces]
+
+        e.frontier_later(named)
 
     def run(self, mode: Any, **extra: Any) -> Any:
         """The pure engine's search on a private copy of the links."""
         o = self.opts
+        self.on_time()
         return run(self.links.copy(), mode, stats=self.stats, max_nodes=o.max_nodes,
                    timeout=o.timeout, heuristic=o.heuristic, progress=o.progress,
-                   forced=self.links.first_primary(self.forced), **extra)
+                   forced=self.links.first_primary(self.forced), deadline=self.deadline,
+                   **extra)
 
 
 def seeded(problem: ExactCover, seed: int | None) -> ExactCover:
@@ -114,7 +156,7 @@ def seeded(problem: ExactCover, seed: int | None) -> ExactCover:
 def solutions(problem: ExactCover, opts: Options, *, limit: int | None
               ) -> Iterator[tuple[Hashable, ...]]:
     """:func:`dlx.solutions` here (checked now, searched lazily)."""
-    req = Request(problem, opts, limit=limit)
+    req = Request(problem, opts, limit=limit, nothing=[])
     search = _engine.solutions(req) if req.core else req.run("solutions")
     return _collect(search, req)
 
@@ -149,7 +191,7 @@ def count(problem: ExactCover, opts: Options, *, limit: int | None,
           cache: bool | int = False) -> int:
     """:func:`dlx.count` here (with ``cache``, counting by caching)."""
     entries = cache_entries(cache)
-    req = Request(problem, opts, limit=limit)
+    req = Request(problem, opts, limit=limit, nothing=0)
     if req.core:
         try:
             n = _engine.count(req, cache=entries)
@@ -180,15 +222,25 @@ def count(problem: ExactCover, opts: Options, *, limit: int | None,
 #: ``cache=True`` keeps up to this many entries (at most ENTRY_BYTES each).
 CACHE_ENTRIES = 1 << 21
 
+#: A cache of more entries than this can never fill (2**62 entries of ENTRY_BYTES
+#: each is more memory than exists, and more than the core's 64-bit counters hold):
+#: a larger ``cache=`` means this, no limit in practice, as budgets of 2**62 or more
+#: mean none (:func:`dlx.engine.budget`).
+MAX_CACHE_ENTRIES = 1 << 62
+
 
 def cache_entries(cache: bool | int) -> int | None:
-    """What ``cache=`` asks for: None (no caching), or the most entries to keep."""
+    """What ``cache=`` asks for: None (no caching), or the most entries to keep.
+
+    >>> cache_entries(False), cache_entries(True), cache_entries(2**63) == MAX_CACHE_ENTRIES
+    (None, 2097152, True)
+    """
     if cache is False or cache is None:
         return None
     if cache is True:
         return CACHE_ENTRIES
     if isinstance(cache, int) and not isinstance(cache, bool) and cache >= 1:
-        return cache
+        return min(cache, MAX_CACHE_ENTRIES)
     raise ExactCoverError(f"cache must be True, False or a positive number of entries,"
                           f" not {shown(cache)}")
 
@@ -199,13 +251,15 @@ def best(problem: ExactCover, weight: Callable[[Any], Number] | Mapping[Any, Num
     """:func:`dlx.best` here."""
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
         raise ExactCoverError(f"k must be a positive whole number or None, not {shown(k)}")
-    req = Request(problem, opts, python_only=bound is not None)
+    req = Request(problem, opts, python_only=bound is not None,
+                  nothing=None if k is None else [], resumable=False)
     problem = req.problem
     if maximize is None:
         maximize = weight is not None
     sign = 1 if maximize else -1
     weights: list[Number] = [
-        sign * w for w in weights_of(req.links, problem.cost if weight is None else weight)]
+        sign * w for w in weights_of(req.links, problem.cost if weight is None else weight,
+                                     None if req.deadline is None else req.on_time)]
     # exact weights are searched as ints: Fractions times their common denominator
     unit = math.lcm(*(w.denominator for w in weights if isinstance(w, Fraction))) \
         if any(isinstance(w, Fraction) for w in weights) else 1
@@ -218,6 +272,7 @@ def best(problem: ExactCover, weight: Callable[[Any], Number] | Mapping[Any, Num
         def hook(state: SearchState) -> Number:
             return sign * unit * user(state)
 
+    req.on_time()                       # (reading the weights took some of the time)
     found, stop = _best(req, weights, hook, k or 1)
     # (0 - score, not -score: a float zero stays 0.0, never -0.0)
     result = [(_unscaled(score if maximize else 0 - score, unit), sol) for score, sol in found]
@@ -254,14 +309,18 @@ def _unscaled(score: Number, unit: int) -> Number:
     return value.numerator if value.denominator == 1 else value
 
 
-def weights_of(links: Links, weight: Callable[[Any], Number] | Mapping[Any, Number]
-               ) -> list[Number]:
+def weights_of(links: Links, weight: Callable[[Any], Number] | Mapping[Any, Number],
+               check: Callable[[], object] | None = None) -> list[Number]:
     """The weight of every option, in option order, checked to be finite numbers (all
-    floats when any is a float)."""
+    floats when any is a float).  ``check`` is called every few thousand options (what
+    it raises, a time limit running out, stops the reading)."""
     get = weight.__getitem__ if isinstance(weight, Mapping) else weight
     out: list[Number] = []
     floats = False
-    for label in links.labels:
+    every = Links.CHECK_EVERY - 1 if check is not None else -1
+    for o, label in enumerate(links.labels):
+        if o & every == every:
+            check()                         # type: ignore[misc]  # (every is -1 without)
         try:
             w = get(label)
         except Exception as e:  # noqa: BLE001 - report the label whose weight failed

@@ -195,6 +195,8 @@ def best(problem: ExactCover,
         :class:`~dlx.BudgetExceeded` carries the best found so far (as the view
         would have returned it).
 
+    Notes
+    -----
     Scores are exact: int and Fraction weights are summed and compared as such
     (no tolerance).  Float weights are summed as floats (if any weight is a float,
     all are taken as floats): a solution better by less than the rounding error

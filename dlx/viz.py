@@ -278,19 +278,13 @@ class Stepper:
         return links_text(self.pauses[k])
 
     def slider(self) -> Any:
-        """An ipywidgets slider over the steps, or None when ipywidgets is not installed."""
-        try:
-            import ipywidgets  # type: ignore[import-not-found,unused-ignore]
-            from IPython.display import display
-        except ImportError:
-            return None
+        """A widget to step through the search (:func:`dlx.widgets.stepper`): a slider with
+        step back and step forward buttons, the event and the picture of the step; None
+        when ipywidgets is not installed (the ``notebooks`` extra installs it)."""
+        from .widgets import stepper
 
-        def show(step: int) -> None:
-            display(self.figure(step))  # type: ignore[no-untyped-call,unused-ignore]
-
-        return ipywidgets.interactive(
-            show, step=ipywidgets.IntSlider(min=0, max=len(self) - 1, value=0, description="step")
-        )
+        return stepper(len(self), lambda k: self.pauses[k].title(),
+                       lambda k: _png(self.figure(k)))
 
 
 def record(problem: ExactCover, *, max_steps: int = 5000, heuristic: Any = None) -> Stepper:
@@ -491,7 +485,9 @@ def links_figure(state: Pause | Links | ExactCover, chosen: Iterable[Hashable] =
     rotate = max((len(x) for x in names), default=0) > 3
     if labels:
         top = 0.12 * max((len(x) for x in names), default=1) if rotate else 0.3
-        fig, ax = new_figure(min(3.6 + 0.38 * n_cols, 15), min(1.4 + top + 0.34 * n_rows, 14))
+        left = 0.09 * max((len(text_of(o)) for o in p.options), default=1)
+        fig, ax = new_figure(min(max(1.2 + left + 0.42 * n_cols, 4.6), 15),
+                             min(1.7 + top + 0.38 * n_rows, 14))
     else:
         fig, ax = new_figure(10, 6)
     ax.imshow(codes, cmap=ListedColormap(_CELL_COLORS), vmin=0, vmax=len(_CELL_COLORS) - 1,
@@ -536,12 +532,18 @@ def links_figure(state: Pause | Links | ExactCover, chosen: Iterable[Hashable] =
         ax.add_patch(Polygon([(k - 0.5, -0.5), (k + 0.5, -0.5), (k + 0.5, n_rows - 0.5),
                               (k - 0.5, n_rows - 0.5)], fill=False, linewidth=2.2,
                              edgecolor=red, zorder=4, gid="focus"))
-    legend = [Patch(color=_CELL_COLORS[AVAILABLE + ONE], label="available"),
-              Patch(color=grey, label="hidden option or covered item"),
-              Patch(color=_CELL_COLORS[CHOSEN + ONE], label="partial solution")]
+    # the legend names only what this picture shows, under the matrix (no empty margin)
+    legend = []
+    if (codes == AVAILABLE + ONE).any():
+        legend.append(Patch(color=_CELL_COLORS[AVAILABLE + ONE], label="available"))
+    if any(p.hidden) or any(p.covered):
+        legend.append(Patch(color=grey, label="hidden option or covered item"))
+    if chosen_set:
+        legend.append(Patch(color=_CELL_COLORS[CHOSEN + ONE], label="partial solution"))
     if p.focus is not None:
         legend.append(Patch(fill=False, edgecolor=red, linewidth=2, label="item chosen"))
-    fig.legend(handles=legend, loc="outside right upper", fontsize=8, frameon=False)
+    fig.legend(handles=legend, loc="outside lower center", ncols=min(len(legend), 2),
+               fontsize=8, frameon=False)
     return fig
 
 

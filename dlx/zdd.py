@@ -244,6 +244,8 @@ class ZDD:
     root : int
         The node of the whole family.
 
+    Notes
+    -----
     The nodes are hash-consed and those ``root`` does not reach dropped, so the ids
     may change.  Iterating gives every solution once, as a tuple of labels in path
     order; there is no ``len()``, since :meth:`count` may exceed ``sys.maxsize``.

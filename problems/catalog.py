@@ -76,14 +76,14 @@ def _build() -> dict[str, Instance]:
                             ((8, 8), 12988816, "large")]:
         out.append(Instance(f"dominoes-{r}x{c}", partial(dominoes.encode, r, c), k, size,
                             "OEIS A004003 / A099390", (r, c) == (6, 6)))
-    for (w, h), total, size in [((3, 20), 8, "medium"), ((4, 15), 1472, "large"),
+    for (r, c), total, size in [((3, 20), 8, "medium"), ((4, 15), 1472, "large"),
                                 ((5, 12), 4040, "large"), ((6, 10), 9356, "large")]:
-        out.append(Instance(f"pentominoes-{w}x{h}", partial(polyominoes.encode, w, h),
+        out.append(Instance(f"pentominoes-{r}x{c}", partial(polyominoes.encode, rows=r, cols=c),
                             total, size, "Haselgrove 1960; Knuth, Dancing Links (2000)"))
-        out.append(Instance(f"pentominoes-{w}x{h}-reduced",
-                            partial(polyominoes.encode, w, h, reduce=True), total // 4,
-                            size, "the same, one tiling per family of 4 reflections",
-                            (w, h) == (3, 20)))
+        out.append(Instance(f"pentominoes-{r}x{c}-reduced",
+                            partial(polyominoes.encode, rows=r, cols=c, reduce=True),
+                            total // 4, size, "the same, one tiling per family of 4 reflections",
+                            (r, c) == (3, 20)))
     sample = list(rectangles.read_cases(ZOJ_SAMPLE.splitlines(keepends=True)))[2]
     out.append(Instance("rectangles-zoj3209-sample",
                         partial(rectangles.encode, sample.n, sample.m, sample.pieces), 2, "small",

@@ -3,8 +3,11 @@
 One option ``Placement(piece, cells)`` per way to put a piece on the board covers
 the item ``("piece", name)`` and the items ``("cell", row, col)`` of its squares;
 all are primary, so every piece is used once and every square covered once.  The
-board is a width x height rectangle, minus any ``holes``.  The twelve pentominoes
-(F I L N P T U V W X Y Z) are the default pieces.
+board is a rectangle of ``rows`` x ``cols`` squares (rows first, as in every
+problem and command: ``dlx pentominoes 3x20`` is 3 rows of 20), minus any
+``holes``.  The twelve pentominoes (F I L N P T U V W X Y Z) are the default pieces.
+The sizes used to be ``(width, height)``: that order still works, positionally or
+as ``width=``, ``height=``, with a :class:`DeprecationWarning`.
 
 Every tiling of a symmetric board comes with its rotations and reflections.
 ``reduce=True`` keeps one tiling of each such family.  Knuth keeps the X
@@ -16,7 +19,7 @@ left.  For 6 x 10 the piece is X; for 5 x 12, 4 x 15 and 3 x 20, where an X on
 the middle line would be its own mirror image, it is V.
 
 >>> from problems import polyominoes
->>> for tiling in polyominoes.solutions(20, 3, reduce=True):  # 2 of the 8 tilings of 3 x 20
+>>> for tiling in polyominoes.solutions(rows=3, cols=20, reduce=True):  # 2 of the 8
 ...     print(tiling)
 ...     print()
 VVVNNNFTWYYYYZPPPXUU
@@ -33,6 +36,7 @@ VZYYYYWTFNNNIIIIIXUU
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -128,15 +132,38 @@ def orientations(piece: str | Iterable[Cell]) -> list[Shape]:
     return list(dict.fromkeys(_normal(f(r, c) for r, c in base) for f in _MAPS))
 
 
-def _board(width: int, height: int, holes: Iterable[Cell]) -> list[Cell]:
-    for value, what in ((width, "width"), (height, "height")):
+def _rows_cols(what: str, width: int | None, height: int | None, rows: int | None,
+               cols: int | None) -> tuple[int, int]:
+    """The board's ``(rows, cols)``: from ``rows=`` and ``cols=`` (rows first, as everywhere),
+    or from the old ``(width, height)`` order, with a DeprecationWarning.
+
+    >>> _rows_cols("encode", None, None, 3, 20)
+    (3, 20)
+    """
+    if rows is not None or cols is not None:
+        if width is not None or height is not None:
+            raise TypeError(f"polyominoes.{what}: give rows= and cols=, without width and"
+                            " height")
+        if rows is None or cols is None:
+            raise TypeError(f"polyominoes.{what}: give both rows= and cols=")
+        return rows, cols
+    if width is None or height is None:
+        raise TypeError(f"polyominoes.{what}() needs the board's size: rows= and cols=")
+    warnings.warn(f"polyominoes.{what}(width, height) is deprecated: write"
+                  f" {what}(rows={height!r}, cols={width!r}); sizes are rows x columns in"
+                  " every problem and command", DeprecationWarning, stacklevel=3)
+    return height, width
+
+
+def _board(rows: int, cols: int, holes: Iterable[Cell]) -> list[Cell]:
+    for value, what in ((rows, "rows"), (cols, "cols")):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"the board {what} must be a whole number >= 0, not {value!r}")
-    cells = {(r, c): None for r in range(height) for c in range(width)}
+            raise ValueError(f"the board's {what} must be a whole number >= 0, not {value!r}")
+    cells = {(r, c): None for r in range(rows) for c in range(cols)}
     for hole in holes:
         if hole not in cells:
             raise ValueError(f"hole {hole!r} is not a (row, col) square of the "
-                             f"{width} x {height} board")
+                             f"{rows} x {cols} board ({rows} rows, {cols} columns)")
         del cells[hole]
     return list(cells)
 
@@ -180,14 +207,23 @@ def _reduced(board: list[Cell], places: dict[str, list[Shape]]) -> dict[str, lis
     return {**places, best[1]: best[2]}
 
 
-def encode(width: int, height: int, pieces: Pieces | None = None, *,
-           holes: Iterable[Cell] = (), reduce: bool = False) -> dlx.ExactCover:
-    """The exact-cover problem of tiling the board with every piece once.
+def encode(width: int | None = None, height: int | None = None, pieces: Pieces | None = None,
+           *, rows: int | None = None, cols: int | None = None, holes: Iterable[Cell] = (),
+           reduce: bool = False) -> dlx.ExactCover:
+    """The exact-cover problem of tiling a ``rows`` x ``cols`` board with every piece once.
 
-    >>> encode(10, 6)
+    (``width``, ``height``: the old order, deprecated; see the module docstring.)
+
+    >>> encode(rows=6, cols=10)
     ExactCover(2056 options, 72 primary items, 0 secondary items)
     """
-    board = _board(width, height, holes)
+    rows, cols = _rows_cols("encode", width, height, rows, cols)
+    return _encode(rows, cols, pieces, holes, reduce)
+
+
+def _encode(rows: int, cols: int, pieces: Pieces | None, holes: Iterable[Cell],
+            reduce: bool) -> dlx.ExactCover:
+    board = _board(rows, cols, holes)
     shapes = {str(name): shape(p) for name, p in (PENTOMINOES if pieces is None
                                                    else pieces).items()}
     places = {name: _placements(board, piece) for name, piece in shapes.items()}
@@ -205,27 +241,43 @@ def decode(solution: Iterable[Placement]) -> Tiling:
     return Tiling({cell: p.piece for p in solution for cell in p.cells})
 
 
-def solutions(width: int, height: int, pieces: Pieces | None = None, *,
-              holes: Iterable[Cell] = (), reduce: bool = False, **search: Any) -> Iterator[Tiling]:
-    """Every tiling, lazily (one per symmetry class with ``reduce=True``).
+def solutions(width: int | None = None, height: int | None = None,
+              pieces: Pieces | None = None, *, rows: int | None = None,
+              cols: int | None = None, holes: Iterable[Cell] = (), reduce: bool = False,
+              **search: Any) -> Iterator[Tiling]:
+    """Every tiling of a ``rows`` x ``cols`` board, lazily (one per symmetry class with
+    ``reduce=True``).
 
     ``search`` holds the keywords of :func:`dlx.solutions` (limit, max_nodes, stats, ...).
     """
-    problem = encode(width, height, pieces, holes=holes, reduce=reduce)
+    rows, cols = _rows_cols("solutions", width, height, rows, cols)
+    return _solutions(_encode(rows, cols, pieces, holes, reduce), search)
+
+
+def _solutions(problem: dlx.ExactCover, search: dict[str, Any]) -> Iterator[Tiling]:
     for sol in dlx.solutions(problem, **search):
         yield decode(cast("tuple[Placement, ...]", sol))
 
 
-def count(width: int, height: int, pieces: Pieces | None = None, *,
-          holes: Iterable[Cell] = (), reduce: bool = False, **search: Any) -> int:
-    """How many tilings there are (one per symmetry class with ``reduce=True``)."""
-    return dlx.count(encode(width, height, pieces, holes=holes, reduce=reduce), **search)
+def count(width: int | None = None, height: int | None = None, pieces: Pieces | None = None,
+          *, rows: int | None = None, cols: int | None = None, holes: Iterable[Cell] = (),
+          reduce: bool = False, **search: Any) -> int:
+    """How many tilings a ``rows`` x ``cols`` board has (one per symmetry class with
+    ``reduce=True``).
+
+    >>> count(rows=3, cols=20)
+    8
+    """
+    rows, cols = _rows_cols("count", width, height, rows, cols)
+    return dlx.count(_encode(rows, cols, pieces, holes, reduce), **search)
 
 
-def first(width: int, height: int, pieces: Pieces | None = None, *,
-          holes: Iterable[Cell] = (), reduce: bool = False, **search: Any) -> Tiling | None:
-    """The first tiling found, or None."""
-    return next(solutions(width, height, pieces, holes=holes, reduce=reduce, limit=1, **search),
+def first(width: int | None = None, height: int | None = None, pieces: Pieces | None = None,
+          *, rows: int | None = None, cols: int | None = None, holes: Iterable[Cell] = (),
+          reduce: bool = False, **search: Any) -> Tiling | None:
+    """The first tiling of a ``rows`` x ``cols`` board found, or None."""
+    rows, cols = _rows_cols("first", width, height, rows, cols)
+    return next(_solutions(_encode(rows, cols, pieces, holes, reduce), {**search, "limit": 1}),
                 None)
 
 

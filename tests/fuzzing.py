@@ -1512,7 +1512,12 @@ def _case_arguments(rng: random.Random, case: Case) -> None:
             if a.status == "memory":
                 raise Verdict(RUNAWAY, f"{slot.name}: MemoryError", f"engine={engine}")
         statuses = {a.status for a in results.values()}
+        # a time limit of a few microseconds may run out on one engine and not on the
+        # other (each looks at the clock at its own moments): either is right
+        moment = _a_moment(slot.name, value)
         if len(statuses) > 1:
+            if moment and statuses == {"answer", "budget"}:
+                return BUDGET_RAN_OUT, "", ""
             raise Verdict(WRONG, f"{slot.name}: the engines disagree", both)
         status = statuses.pop()
         if status == "answer":
@@ -1520,7 +1525,7 @@ def _case_arguments(rng: random.Random, case: Case) -> None:
                 raise Verdict(WRONG, f"{slot.name}: an invalid argument accepted", both)
             values = [a.value for a in results.values()]
             if len({json.dumps(_normal(v), default=repr) for v in values}) > 1 \
-                    and slot.run_on != "env" and "seed=None" not in expr:
+                    and slot.run_on != "env" and "seed=None" not in expr and not moment:
                 raise Verdict(WRONG, f"{slot.name}: the engines give different answers", both)
             for engine, a in results.items():
                 try:
@@ -2140,6 +2145,17 @@ def _round_trip(p: dlx.ExactCover) -> None:
     why = _same_problem(p, again.value)
     if why:
         raise Verdict(WRONG, "write_dlx then read_dlx changes the problem", why)
+
+
+def _a_moment(name: str, value: str) -> bool:
+    """Is ``value`` of a ``timeout=`` slot a time limit of less than a millisecond?"""
+    if "timeout" not in name:
+        return False
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return 0 < seconds < 1e-3
 
 
 def _count_both(p: dlx.ExactCover) -> tuple[int | None, list[Any] | None]:

@@ -91,9 +91,9 @@ def usage_error(done: subprocess.CompletedProcess[str], option: str) -> str:
     (["pentominoes", "6x10", "--count", "--timeout", "-1"], "--timeout"),
     (["pentominoes", "6x10", "--count", "--timeout", "0"], "--timeout"),
     (["rectangles", "{toy}", "--max-line", BIG], "--max-line"),
-    (["rectangles", "{toy}", "--jobs", "0"], "--jobs"),
+    (["dominoes", "2x2", "--count", "--jobs", "0"], "--jobs"),  # (rectangles has none)
     (["queens", "9" * 5000, "--count"], "N"),
-    (["pentominoes", "9" * 5000 + "x2", "--count"], "WxH"),
+    (["pentominoes", "9" * 5000 + "x2", "--count"], "RxC"),
 ])
 def test_numbers_beyond_any_option_are_one_line_usage_errors(toy, argv, option):
     usage_error(dlx_run(*(a.replace("{toy}", toy) for a in argv)), option)

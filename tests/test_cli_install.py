@@ -74,3 +74,12 @@ def test_the_command_runs_on_the_base_install_alone(tmp_path):
          "dlx.formats.KNUTH_TOY)))"], capture_output=True, text=True, cwd=work, timeout=120,
         env=env)
     assert (done.returncode, done.stdout) == (0, "1\n"), done.stderr
+    # a picture without the viz extra: one line that names the extra (issue 24), which is
+    # all Jupyter shows of it (IPython's _render_traceback_ hook)
+    done = subprocess.run(
+        [str(python), "-c", "from problems import queens\ntry:\n    queens.figure(8)\n"
+         "except ImportError as e:\n    print(*e._render_traceback_(), sep='\\n')"],
+        capture_output=True, text=True, cwd=work, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ("MissingExtraError: queens.figure needs matplotlib and numpy (numpy"
+                           " is not installed): pip install 'dancing-links-dlx[viz]'\n")

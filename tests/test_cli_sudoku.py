@@ -32,7 +32,7 @@ from sudoku_helpers import (
 )
 
 import dlx
-from dlx.cli import main
+from dlx.cli import main, sudoku_batch
 from dlx.cli import sudoku as command
 from problems import sudoku
 from problems.sudoku import Grid
@@ -127,7 +127,11 @@ def test_cli_count_unique_pretty_stats_and_budget():
     assert (code, out) == (1, "no solution\n")
     code, out, err = cli(["solve", "--pretty", "--stats", "-"], PE1 + "\n")
     assert code == 0 and out.startswith("4 8 3 | 9 2 1 | 6 5 7\n") and "puzzles" in err
-    code, out, _ = cli(["count", "--max-nodes", "100", "-"], "." * 81 + "\n")
+    code, out, err = cli(["count", "--max-nodes", "100", "-"], "." * 81 + "\n")
+    assert (code, out) == (124, "3+\n")        # as dlx solve: the count so far, unfinished
+    assert err == "dlx: <input>:1: node budget of 100 reached: 3 solutions so far, count" \
+        " unfinished\n"
+    code, out, _ = cli(["solve", "--max-nodes", "30", "-"], "." * 81 + "\n")
     assert (code, out) == (124, "unknown\n")
     code, out, _ = cli(["classify", "--box", "2x3", "-"], "." * 36 + "\n")
     assert (code, out) == (0, "Ambiguous\n")
@@ -239,7 +243,7 @@ def test_cli_uses_the_batch_and_its_answers_are_unchanged(monkeypatch, argv, lim
     lines = [str(g) for g in grids]
     text = "\n".join(lines[:3] + [PE1[:80], "# comment"] + lines[3:] + ["x" * 81]) + "\n"
     calls = spy_on_batch(monkeypatch)
-    monkeypatch.setattr(command, "MAX_CHUNK", 4)     # several chunks, malformed ones between
+    monkeypatch.setattr(sudoku_batch, "MAX_CHUNK", 4)     # several chunks, malformed ones between
     code, out, err = cli([*argv, "-"], text)
     assert calls and max(calls) <= 4 and sum(calls) == len(grids)
     assert out.splitlines() == cli_oracle(argv[0], grids, limit, unique)
@@ -282,7 +286,7 @@ def test_cli_on_the_pure_engine_says_the_same(monkeypatch):
 def test_cli_budget_and_stats_from_the_batch():
     code, out, err = cli(["count", "--max-nodes", "100", "--stats", "-"],
                          "." * 81 + "\n" + PE1 + "\n")
-    assert (code, out) == (124, "unknown\n1\n")
+    assert (code, out) == (124, "3+\n1\n")
     assert "puzzles" in err
 
 

@@ -33,7 +33,7 @@ def kernel_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_there_are_notebooks() -> None:
-    assert [p.name[:3] for p in NOTEBOOKS] == ["01-", "02-", "03-", "04-"]
+    assert [p.name[:3] for p in NOTEBOOKS] == ["01-", "02-", "03-", "04-", "05-"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

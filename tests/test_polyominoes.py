@@ -85,12 +85,12 @@ def test_pentomino_orientations():
 
 
 def test_3x20_all_tilings_verified():
-    problem = poly.encode(3, 20)
+    problem = poly.encode(rows=20, cols=3)
     labels = list(dlx.solutions(problem, max_nodes=BUDGET))
     assert len(labels) == 8 and all(dlx.is_exact_cover(problem, s) for s in labels)
     tilings = [poly.decode(s) for s in labels]
     assert all(is_tiling(t, rect(3, 20), poly.PENTOMINOES) for t in tilings)
-    reduced = list(poly.solutions(3, 20, reduce=True, max_nodes=BUDGET))
+    reduced = list(poly.solutions(rows=20, cols=3, reduce=True, max_nodes=BUDGET))
     assert len(reduced) == 2 and all(is_tiling(t, rect(3, 20), poly.PENTOMINOES)
                                      for t in reduced)
     # the two kept tilings stand for different families, which together hold all 8
@@ -104,7 +104,7 @@ def test_3x20_all_tilings_verified():
 
 @pytest.mark.parametrize("width, height", [(6, 10), (5, 12), (4, 15), (3, 20), (10, 6)])
 def test_first_tiling_of_each_box(width, height):
-    tiling = poly.first(width, height, max_nodes=BUDGET)
+    tiling = poly.first(rows=height, cols=width, max_nodes=BUDGET)
     assert tiling is not None and is_tiling(tiling, rect(width, height), poly.PENTOMINOES)
     rows = str(tiling).splitlines()
     assert len(rows) == height and all(len(row) == width for row in rows)
@@ -115,7 +115,7 @@ def test_board_with_holes():
     holes = [(3, 3), (3, 4), (4, 3), (4, 4)]          # Dana Scott's 8 x 8 board, 1958
     board = rect(8, 8, holes)
     for reduce in (False, True):
-        tiling = poly.first(8, 8, holes=holes, reduce=reduce, max_nodes=BUDGET)
+        tiling = poly.first(rows=8, cols=8, holes=holes, reduce=reduce, max_nodes=BUDGET)
         assert tiling is not None and is_tiling(tiling, board, poly.PENTOMINOES)
         assert str(tiling).splitlines()[3][3:5] == ".."
 
@@ -130,7 +130,7 @@ def _core_active() -> bool:
 
 @pytest.mark.skipif(not _core_active(), reason="about 20 s on the pure engine: see bench")
 def test_4x15_reduced_count_on_core():
-    assert poly.count(4, 15, reduce=True, max_nodes=2_000_000) == 368
+    assert poly.count(rows=15, cols=4, reduce=True, max_nodes=2_000_000) == 368
 
 
 POOL = {"A": "A", "B": "BB", "C": "CCC", "D": "DD/D.", "E": "EEEE", "G": "GG/GG",
@@ -148,13 +148,14 @@ def test_small_random_tilings_match_brute_force(seed):
     spare = sorted(rect(width, height))
     holes = rng.sample(spare, width * height - area)   # holes make up any difference
     board = rect(width, height, holes)
-    problem = poly.encode(width, height, pieces, holes=holes)
+    problem = poly.encode(rows=height, cols=width, pieces=pieces, holes=holes)
     labels = list(dlx.solutions(problem, max_nodes=BUDGET))
     assert all(dlx.is_exact_cover(problem, s) for s in labels)
     assert all(is_tiling(poly.decode(s), board, pieces) for s in labels)
     assert len(labels) == brute_count(board, pieces)
     try:
-        reduced = poly.count(width, height, pieces, holes=holes, reduce=True, max_nodes=BUDGET)
+        reduced = poly.count(rows=height, cols=width, pieces=pieces, holes=holes, reduce=True,
+                             max_nodes=BUDGET)
     except ValueError:
         return                                          # no piece can break the symmetry
     assert reduced * symmetry_order(board) == len(labels)
@@ -162,15 +163,15 @@ def test_small_random_tilings_match_brute_force(seed):
 
 def test_tetrominoes_tile_no_rectangle():
     tetrominoes = {"I": "IIII", "O": "OO/OO", "T": "TTT/.T.", "S": ".SS/SS.", "L": "LLL/L.."}
-    assert poly.count(5, 4, tetrominoes, max_nodes=BUDGET) == 0
-    assert poly.count(10, 2, tetrominoes, max_nodes=BUDGET) == 0
+    assert poly.count(rows=4, cols=5, pieces=tetrominoes, max_nodes=BUDGET) == 0
+    assert poly.count(rows=2, cols=10, pieces=tetrominoes, max_nodes=BUDGET) == 0
 
 
 def test_square_board_reduction_uses_all_eight_symmetries():
     pieces = {"L": "LLL/L..", "M": "MMM/M..", "O": "OO/OO", "I": "IIII"}   # two L's
-    full = poly.count(4, 4, pieces, max_nodes=BUDGET)
+    full = poly.count(rows=4, cols=4, pieces=pieces, max_nodes=BUDGET)
     assert full == brute_count(rect(4, 4), pieces) and full > 0
-    assert poly.count(4, 4, pieces, reduce=True, max_nodes=BUDGET) * 8 == full
+    assert poly.count(rows=4, cols=4, pieces=pieces, reduce=True, max_nodes=BUDGET) * 8 == full
 
 
 def test_tiling_text_and_svg():
@@ -181,15 +182,32 @@ def test_tiling_text_and_svg():
     assert str(poly.Tiling()) == ""
 
 
+def test_sizes_are_rows_by_columns_and_the_old_order_is_deprecated():
+    # issue 24: rows x columns everywhere (dlx dominoes 2x5, dlx pentominoes 3x20)
+    new = poly.first(rows=3, cols=20)
+    assert new is not None and len(str(new).splitlines()) == 3
+    with pytest.warns(DeprecationWarning, match=r"write first\(rows=3, cols=20\)"):
+        old = poly.first(20, 3)                    # (width, height): still works
+    assert old == new
+    with pytest.warns(DeprecationWarning, match="deprecated"):
+        assert poly.count(width=20, height=3) == 8
+    with pytest.raises(TypeError, match="both rows= and cols="):
+        poly.encode(rows=3)
+    with pytest.raises(TypeError, match="without width and height"):
+        poly.encode(20, rows=3, cols=20)
+    with pytest.raises(TypeError, match="needs the board's size"):
+        poly.count()
+
+
 def test_bad_input():
-    with pytest.raises(ValueError, match="width"):
-        poly.encode(-1, 5)
+    with pytest.raises(ValueError, match="cols"):
+        poly.encode(rows=5, cols=-1)
     with pytest.raises(ValueError, match="hole"):
-        poly.encode(3, 3, {"A": "A"}, holes=[(5, 5)])
+        poly.encode(rows=3, cols=3, pieces={"A": "A"}, holes=[(5, 5)])
     with pytest.raises(ValueError, match="at least one square"):
-        poly.encode(3, 3, {"A": "..."})
+        poly.encode(rows=3, cols=3, pieces={"A": "..."})
     with pytest.raises(ValueError, match="symmetry"):
-        poly.encode(2, 2, {"O": "OO/OO"}, reduce=True)
+        poly.encode(rows=2, cols=2, pieces={"O": "OO/OO"}, reduce=True)
     assert poly.shape("X./XX") == ((0, 0), (1, 0), (1, 1))
 
 

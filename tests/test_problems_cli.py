@@ -42,8 +42,8 @@ def test_no_solution_and_quiet(capsys):
     assert run(capsys, "queens", "3") == (1, "", "dlx: no solution\n")
     assert run(capsys, "queens", "3", "--quiet") == (1, "", "")
     assert run(capsys, "queens", "3", "--count") == (1, "0\n", "")
-    assert run(capsys, "langford", "5", "--format", "jsonl", "--count") == (1, '{"count": 0}\n',
-                                                                           "")
+    assert run(capsys, "langford", "5", "--format", "jsonl", "--count") == (
+        1, '{"count": 0, "finished": true}\n', "")
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -73,9 +73,14 @@ def test_usage_errors_exit_2(capsys, argv):
 
 def test_budget_gives_124(capsys):
     code, out, err = run(capsys, "queens", "10", "--count", "--max-nodes", "100")
-    assert code == 124 and out == ""
-    assert err == ("dlx: node budget of 100 reached before the search finished:"
-                   " the answer is unknown\n")
+    assert (code, out) == (124, "5+\n")              # as dlx solve: the count so far
+    assert err == "dlx: node budget of 100 reached: 5 solutions so far, search unfinished\n"
+    code, out, _ = run(capsys, "queens", "10", "--count", "--max-nodes", "100", "--format",
+                       "jsonl")
+    assert (code, json.loads(out)) == (124, {"count": 5, "finished": False})
+    code, out, err = run(capsys, "queens", "10", "--limit", "9", "--max-nodes", "100")
+    assert code == 124 and out.count("Q") == 5 * 10          # the five found are printed
+    assert err == "dlx: node budget of 100 reached: 5 solutions so far, search unfinished\n"
 
 
 def test_interrupt_gives_130(capsys, monkeypatch):
@@ -126,14 +131,19 @@ def test_langford_and_dominoes(capsys):
 
 
 def test_pentominoes(capsys):
-    code, out, _ = run(capsys, "pentominoes", "20x3", "--distinct", "--all", "--format", "jsonl")
+    code, out, err = run(capsys, "pentominoes", "3x20", "--distinct", "--all", "--format",
+                         "jsonl")
     tilings = [json.loads(line)["rows"] for line in out.splitlines()]
     assert code == 0 and len(tilings) == 2
-    for rows in tilings:
+    for rows in tilings:            # rows x columns, as dominoes 2x5 (issue 24)
         assert len(rows) == 3 and all(len(r) == 20 for r in rows)
         assert sorted("".join(rows)) == sorted("".join(c * 5 for c in "FILNPTUVWXYZ"))
-    code, out, _ = run(capsys, "pentominoes", "6x10")
-    assert code == 0 and len(out.splitlines()) == 10
+    # the order changed: one line says so where it shows (not with --count or -q)
+    assert err == ("dlx: note: 3x20 is 3 rows of 20 (rows x columns, as dominoes and --box);"
+                   " it used to mean 3 wide and 20 tall: write 20x3 for that\n")
+    code, out, _ = run(capsys, "pentominoes", "6x10", "-q")
+    assert code == 0 and len(out.splitlines()) == 6
+    assert run(capsys, "pentominoes", "10x6", "--count", "--distinct") == (0, "2339\n", "")
 
 
 def test_rectangles_from_a_file_and_stdin(capsys, monkeypatch, tmp_path):

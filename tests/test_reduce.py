@@ -215,7 +215,7 @@ def test_stronger_than_dlx_pre_somewhere():
 def test_a_bigger_instance():
     from problems import polyominoes
 
-    p = polyominoes.encode(10, 6)                      # 2,056 options
+    p = polyominoes.encode(rows=6, cols=10)            # 2,056 options
     r = dlx.reduce(p)
     assert len(r.removed_options) == 144               # DLX-PRE removes the same 144
     assert not r.removed_items

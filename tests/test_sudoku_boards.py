@@ -86,14 +86,20 @@ def test_solve_board_without_a_solution_raises_and_leaves_the_board():
     board = copy(LEETCODE)
     board[0][2] = "5"                       # two 5s in row 1
     before = copy(board)
-    with pytest.raises(SudokuFormatError, match="no solution: digit 5 appears twice in row 1"):
+    # a no-solution error, not a format error (issue 24): the board was read fine
+    with pytest.raises(sudoku.NoSolutionError, match="no solution: digit 5 appears twice in row 1"
+                       ) as info:
         sudoku.solve_board(board)
+    assert info.value.illegal and not isinstance(info.value, SudokuFormatError)
+    assert isinstance(info.value, ValueError)
     assert board == before
     # legal givens that no filling fits
     impossible = [list(IMPOSSIBLE[r * 9:(r + 1) * 9].replace("0", ".")) for r in range(9)]
     assert sudoku.is_legal(impossible)
-    with pytest.raises(SudokuFormatError, match="givens break no rule, but no filling fits"):
+    with pytest.raises(sudoku.NoSolutionError, match="givens break no rule, but no filling fits"
+                       ) as info:
         sudoku.solve_board(impossible)
+    assert not info.value.illegal
     with pytest.raises(TypeError, match="in place"):
         sudoku.solve_board(tuple(LEETCODE))
 

@@ -342,3 +342,43 @@ def test_without_the_viz_extra_jupyter_shows_one_line() -> None:
         "MissingExtraError: queens.figure needs matplotlib and numpy (matplotlib is not"
         " installed): pip install 'dancing-links-dlx[viz]'"], (done.stdout, done.stderr)
 
+
+
+# --------------------------------------------------------------------------- issue 24
+
+
+def test_the_slider_steps_forward_and_back_and_the_picture_follows(toy) -> None:
+    pytest.importorskip("ipywidgets")       # in the dev and notebooks extras
+    steps = viz.record(toy)
+    widget = steps.slider()
+    assert widget.slider.value == 0 and widget.slider.max == len(steps) - 1 == 37
+    assert widget.event.value == "step 0: before the search" and widget.back.disabled
+    first = bytes(widget.picture.value)
+    assert first.startswith(b"\x89PNG")
+    widget.forward.click()
+    assert widget.slider.value == 1 and widget.event.value == "step 1: L0 choose item a (2" \
+        " options)"
+    assert bytes(widget.picture.value) != first
+    widget.forward.click()
+    widget.back.click()
+    assert widget.slider.value == 1
+    widget.back.click()
+    assert widget.slider.value == 0 and bytes(widget.picture.value) == first   # drawn once
+    widget.slider.value = 37                # dragged to the end: the last step's picture
+    assert widget.forward.disabled and widget.event.value == steps[37].title()
+    widget.forward.click()
+    assert widget.slider.value == 37
+    assert bytes(widget.picture.value) == viz._png(steps.figure(37))
+
+
+def test_the_legend_names_only_what_the_picture_shows(toy) -> None:
+    def legend(fig: Figure) -> list[str]:
+        return [t.get_text() for t in fig.legends[0].get_texts()]
+
+    steps = viz.record(toy)
+    assert legend(viz.links_figure(toy)) == ["available"]
+    assert legend(steps.figure(9)) == ["hidden option or covered item", "partial solution",
+                                       "item chosen"]
+    fig = viz.links_figure(toy)
+    width, height = fig.get_size_inches()
+    assert width < 6 and height < 6             # no empty margin beside the matrix

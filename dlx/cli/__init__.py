@@ -12,7 +12,9 @@ never imports this package)::
     app       the parser, the dispatch, BrokenPipe / Ctrl-C / input errors / memory
     solve     dlx solve (Knuth's format)     -> judges, common
     judges    HUST 1017 and POJ 3740 batches -> common
-    sudoku    dlx sudoku solve|count|classify|score|generate|rate -> common
+    sudoku    dlx sudoku solve|count|classify|score|generate|rate -> sudoku_batch, sudoku_gen
+    sudoku_batch  the batch verbs' session: read, answer in chunks, print -> common
+    sudoku_gen    dlx sudoku generate -> sudoku_batch, common
     puzzles   dlx queens|langford|dominoes|pentominoes|rectangles -> common
     demo      dlx demo                       -> common
     common    exit codes, the batch rule, messages, input, the search session, stats

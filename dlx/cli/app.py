@@ -31,7 +31,7 @@ from .common import (
 )
 from .stop import STOP
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "command_parser", "main"]
 
 
 class _Version(argparse.Action):
@@ -59,11 +59,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_parser(parser: argparse.ArgumentParser,
+                   args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The innermost sub-parser that ``args`` went through (``dlx sudoku solve``'s for
+    ``dlx sudoku solve --bogus``), so that an error shows that command's usage.
+
+    >>> parser = build_parser()
+    >>> command_parser(parser, parser.parse_args(["sudoku", "solve"])).prog
+    'dlx sudoku solve'
+    """
+    while True:
+        found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not found:
+            return parser
+        name = getattr(args, found[0].dest, None)
+        sub = found[0].choices.get(name) if name is not None else None
+        if sub is None:
+            return parser
+        parser = sub
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``dlx`` command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:       # the usage of the command that was given them, not dlx's
+            command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
         func = getattr(args, "func", None)
         if func is None:
             parser.print_help(sys.stderr)

@@ -52,7 +52,8 @@ __all__ = [
     "seconds", "message", "error", "open_input", "read_small", "line_cap", "input_size",
     "is_terminal", "progress_wanted", "search_session", "slow_engine_note", "print_stats",
     "print_table", "add_stats", "engine_name", "stopped", "interrupted", "DEFAULT_MAX_LINE",
-    "MAX_COUNT", "MAX_SECONDS",
+    "add_parallel_arguments", "add_checkpoint_arguments", "checkpointing", "resume_note",
+    "MAX_COUNT", "MAX_SECONDS", "counted",
 ]
 
 EXIT_FOUND = 0          # an answer (every case answered with a solution, for a batch)
@@ -253,10 +254,16 @@ def seconds(text: str) -> float:
 
 def message(text: str, name: str | None = None, line: int | None = None,
             column: int | None = None) -> str:
-    """An error or warning line: ``dlx: text`` or ``dlx: FILE:LINE[:COLUMN]: text``."""
+    r"""An error or warning line: ``dlx: text`` or ``dlx: FILE:LINE[:COLUMN]: text``,
+    one line whatever the file's name (a newline in it is shown escaped).
+
+    >>> print(message("no such item", "a\nb.dlx", 3))
+    dlx: a\nb.dlx:3: no such item
+    """
     where = ""
     if name is not None:
-        where = name
+        where = name if name.isprintable() else "".join(
+            c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in name)
         if line is not None:
             where += f":{line}"
             if column is not None:
@@ -402,7 +409,8 @@ class Deadline:
 
 
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--jobs N`` and ``--scheduler ADDRESS``: where the search runs."""
+    """``--jobs N`` and ``--scheduler ADDRESS``: where the search runs (and
+    ``--connect-timeout SECONDS``: how long to try to reach the scheduler)."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=jobs, metavar="N",
                        help="search on N processes of this machine (the tree cut into pieces;"
@@ -410,6 +418,39 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="search on a running Dask cluster (its scheduler, such as"
                        " tcp://host:8786; needs the dask extra)")
+    parser.add_argument("--connect-timeout", type=seconds, metavar="SECONDS",
+                        help="give up on a --scheduler that cannot be reached, or has no"
+                             " worker, after SECONDS (default 5; exit 2)")
+
+
+def add_checkpoint_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--checkpoint FILE`` and ``--checkpoint-every SECONDS``: a search that survives
+    being stopped or killed (see :mod:`dlx.parallel.checkpoint`)."""
+    parser.add_argument("--checkpoint", metavar="FILE",
+                        help="save the search's state to FILE (every --checkpoint-every"
+                             " seconds, on Ctrl-C and at the end); the same command run again"
+                             " resumes from it, with the same answer and statistics as one"
+                             " run (listed solutions also go to FILE.solutions.jsonl)")
+    parser.add_argument("--checkpoint-every", type=seconds, metavar="SECONDS",
+                        help="seconds between checkpoints (default 60)")
+
+
+def checkpointing(args: argparse.Namespace) -> dict[str, Any]:
+    """The view keywords of ``--checkpoint FILE`` and ``--checkpoint-every SECONDS``."""
+    path, every = getattr(args, "checkpoint", None), getattr(args, "checkpoint_every", None)
+    if path is None:
+        if every is not None:
+            raise InputError("--checkpoint-every goes with --checkpoint FILE")
+        return {}
+    return {"checkpoint": path, "checkpoint_every": every}
+
+
+def resume_note(args: argparse.Namespace) -> str:
+    """What to add to a message about a stopped search: where its checkpoint is."""
+    path = getattr(args, "checkpoint", None)
+    if path is None:
+        return ""
+    return f"; checkpoint {path} written: run the same command again to resume"
 
 
 @contextmanager
@@ -424,7 +465,8 @@ def executor_for(args: argparse.Namespace) -> Iterator[Any]:
 
     try:
         ex = parallel.executor(jobs=jobs) if address is None else \
-            parallel.executor(scheduler=address)
+            parallel.executor(scheduler=address,
+                              connect_timeout=getattr(args, "connect_timeout", None))
     except (ImportError, OSError, ValueError) as e:
         raise InputError(f"cannot reach the Dask scheduler {address}: {e}"
                          if address is not None else f"cannot start {jobs} processes: {e}"
@@ -508,6 +550,38 @@ def eta(elapsed: float, done: float) -> str:
     return f"{left / 86400:,.0f} days"
 
 
+def _eta(stats: dlx.Stats, elapsed: float, done: float) -> str:
+    """A parallel run's own estimate of the time left (the pace of this run: a resumed
+    one starts part way), else :func:`eta`."""
+    left = getattr(stats, "eta", None)
+    if left is None:
+        return eta(elapsed, done) if getattr(stats, "workers", None) is None else "?"
+    return _duration(left) if left > 0 else "0s"
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as :func:`eta` writes a time (``12s``, ``1h01m``)."""
+    return eta(seconds, 0.5)
+
+
+def _pieces(report: Any) -> str:
+    """The second line of a parallel run's live display: pieces done and in flight,
+    workers, and when the last checkpoint was written (on a line of its own, so that
+    a terminal of 80 columns shows it whole).
+
+    >>> from dlx.parallel import Report
+    >>> _pieces(Report(pieces_done=1200, in_flight=8, workers=2, checkpoint_age=12.3))
+    '  1,200 pieces done, 8 in flight, 2 workers, checkpoint 12s ago'
+    """
+    workers = report.workers
+    text = (f"  {report.pieces_done:,} pieces done, {report.in_flight:,} in flight,"
+            f" {workers} worker{'' if workers == 1 else 's'}")
+    age = getattr(report, "checkpoint_age", None)
+    if age is not None:
+        text += f", checkpoint {_duration(age)} ago" if age >= 1 else ", checkpoint just now"
+    return text
+
+
 @contextmanager
 def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], None]]:
     """A ``progress=`` callback for a search: a live line on a terminal, and Ctrl-C handling.
@@ -516,7 +590,9 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
     call), and only when :func:`progress_wanted`: a bar of the fraction of the tree
     explored (Knuth's estimate, :attr:`dlx.Stats.explored`; a parallel run's
     merged fraction) with the time left at that pace, the nodes, their rate and the
-    solutions so far.  Answers printed to a terminal
+    solutions so far; for a parallel run, a second line (:func:`_pieces`) with the
+    pieces done and in flight, the workers and the last checkpoint's age.  Answers
+    printed to a terminal
     meanwhile go above it, and it is gone when the session ends, before anything
     else is printed.  Ctrl-C or SIGTERM meanwhile only sets a flag
     (:meth:`dlx.cli.Stop.deferred`); the callback then raises KeyboardInterrupt
@@ -532,10 +608,11 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
     bar = _bar_characters(sys.stderr)
     live: Any = None
     spinner: Any = None
+    detail: Any = None                  # a parallel run's second line
     started = time.perf_counter()
 
     def progress(stats: dlx.Stats) -> None:
-        nonlocal live, spinner
+        nonlocal live, spinner, detail
         STOP.check()
         elapsed = time.perf_counter() - started
         note = slow_engine_note(elapsed, quiet)
@@ -550,23 +627,28 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
         workers = getattr(stats, "workers", None)      # a parallel run's report
         done = getattr(stats, "fraction", 0.0) if workers is not None else stats.explored
         text = (f"{label}: {progress_bar(done, bar=bar)} {done:6.1%}"
-                f"  ETA {eta(elapsed, done)}  "
+                f"  ETA {_eta(stats, elapsed, done)}  "
                 f"{stats.nodes:,} nodes ({rate:,.0f}/s), {stats.solutions:,} solutions")
-        if workers is not None:
-            text += f", {workers} workers, {getattr(stats, 'pieces_left', 0):,} pieces left"
         if live is None:
-            from rich.console import Console
+            from rich.console import Console, Group
             from rich.live import Live
             from rich.spinner import Spinner
 
             # Answers printed to a terminal go above the line (rich redirects stdout
-            # while the line shows); to a file or a pipe, straight to stdout.
+            # while the line shows); to a file or a pipe, straight to stdout.  A
+            # parallel run's pieces and workers go on a second line.
             spinner = Spinner("dots", text=_plain(text))
-            live = Live(spinner, console=Console(stderr=True, soft_wrap=True), transient=True,
+            shown: Any = spinner
+            if workers is not None:
+                detail = _plain(_pieces(stats))
+                shown = Group(spinner, detail)
+            live = Live(shown, console=Console(stderr=True, soft_wrap=True), transient=True,
                         redirect_stdout=is_terminal(sys.stdout), redirect_stderr=False,
                         refresh_per_second=8)
             live.start()
         spinner.update(text=_plain(text))
+        if detail is not None:
+            detail.plain = _pieces(stats)
 
     try:
         with STOP.deferred():
@@ -637,6 +719,15 @@ def add_stats(total: dlx.Stats, stats: dlx.Stats) -> None:
         else:
             profile.append(n)
     total.profile = profile
+
+
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1 (``1 solution``, ``1,013 solutions``).
+
+    >>> counted(1, "solution"), counted(1013, "puzzle")
+    ('1 solution', '1,013 puzzles')
+    """
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def engine_name() -> str:

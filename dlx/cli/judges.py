@@ -310,8 +310,13 @@ def solve_batch(fmt: str, stream: _Reader, out: _Writer, err: _Writer, *,
         except BudgetExceeded as e:
             add_stats(total, one)
             seconds = None if deadline is None else deadline.limit
-            err.write(message(f"case {k}: {stopped(e, seconds)} reached; the answer is unknown",
-                              name, line) + "\n")
+            if count:           # as dlx solve: the count so far, marked unfinished
+                out.write(f"{e.found if isinstance(e.found, int) else 0}+\n")
+                err.write(message(f"case {k}: {stopped(e, seconds)} reached: the count is"
+                                  " unfinished", name, line) + "\n")
+            else:
+                err.write(message(f"case {k}: {stopped(e, seconds)} reached; the answer is"
+                                  " unknown", name, line) + "\n")
             mine.unknown()
             continue
         add_stats(total, one)

@@ -37,8 +37,11 @@ from .common import (
     Batch,
     Deadline,
     InputError,
+    add_checkpoint_arguments,
     add_parallel_arguments,
     add_stats,
+    checkpointing,
+    counted,
     error,
     executor_for,
     interrupted,
@@ -46,6 +49,7 @@ from .common import (
     open_input,
     positive_int,
     print_stats,
+    resume_note,
     search_session,
     seconds,
     stopped,
@@ -66,13 +70,21 @@ def _size(text: str) -> tuple[int, int]:
     return whole_number(found[1]), whole_number(found[2])
 
 
-def _common() -> argparse.ArgumentParser:
+def _common(listing: bool = True) -> argparse.ArgumentParser:
+    """The options every puzzle command shares; ``listing``: the commands that list
+    solutions (--all, --limit, and --jobs/--scheduler, which cut one search into pieces),
+    not ``rectangles``, which answers each case with one number."""
     common = argparse.ArgumentParser(add_help=False)
     what = common.add_mutually_exclusive_group()
     what.add_argument("--count", action="store_true", help="print only the number of solutions")
-    what.add_argument("--all", action="store_true", help="print every solution")
-    common.add_argument("--limit", type=positive_int, metavar="K",
-                        help="print (or count) at most K solutions; default: print the first")
+    if listing:
+        what.add_argument("--all", action="store_true", help="print every solution")
+        common.add_argument("--limit", type=positive_int, metavar="K",
+                            help="print (or count) at most K solutions; default: print the"
+                                 " first")
+    else:
+        common.add_argument("--limit", type=positive_int, metavar="K",
+                            help="with --count: count at most K exact covers per case")
     common.add_argument("--max-nodes", type=positive_int, metavar="N",
                         help="node budget (per case); exit 124 when it runs out")
     common.add_argument("--timeout", type=seconds, metavar="SECONDS",
@@ -81,24 +93,29 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument("--format", choices=["text", "jsonl"], default="text",
                         help="text (default) or one JSON object per line")
     common.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
-    add_parallel_arguments(common)
+    if listing:
+        add_parallel_arguments(common)
     return common
 
 
 def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the sub-commands queens, rectangles, pentominoes, langford and dominoes."""
     common = [_common()]
+    cases = [_common(listing=False)]
     p = subparsers.add_parser("queens", parents=common, help="n queens, none attacking another",
                               description="Place N queens on an N x N board, none attacking"
                               " another (OEIS A000170 counts them).", epilog=EPILOG)
     p.add_argument("n", type=whole_number, metavar="N", help="board size (N x N, N queens)")
+    add_checkpoint_arguments(p)
     p.set_defaults(func=_queens)
     p = subparsers.add_parser(
-        "rectangles", parents=common, help="fewest rectangles covering a board (ZOJ 3209)",
+        "rectangles", parents=cases, help="fewest rectangles covering a board (ZOJ 3209)",
         description="Read ZOJ 3209 input (T; then per case 'n m p' and p lines 'x1 y1 x2 y2';"
         " T may be left out) and print, per case, the fewest pieces covering the n x m board"
-        " exactly, or -1 (--count: the number of exact covers). A malformed case is reported"
-        " on stderr and the rest are still answered.", epilog=EPILOG)
+        " exactly, or -1 (--count: the number of exact covers, N+ when a budget or the time"
+        " limit stops the count). A malformed case is reported on stderr and the rest are"
+        " still answered. The cases are small: each runs in this process (no --jobs).",
+        epilog=EPILOG)
     p.add_argument("files", nargs="*", default=["-"], metavar="FILE",
                    help="input files; '-' or none for standard input")
     p.add_argument("--max-line", type=positive_int, metavar="N",
@@ -106,12 +123,16 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                         " file; 1,000,000 from a pipe)")
     p.set_defaults(func=_rectangles)
     p = subparsers.add_parser(
-        "pentominoes", parents=common, help="tile a W x H box with the 12 pentominoes",
-        description="Tile a W x H box with the twelve pentominoes, each once (W * H = 60 for"
-        " a full set: 6x10, 5x12, 4x15, 3x20).", epilog=EPILOG)
-    p.add_argument("size", type=_size, metavar="WxH", help="box size, such as 6x10")
+        "pentominoes", parents=common, help="tile an R x C box with the 12 pentominoes",
+        description="Tile a box of R rows and C columns with the twelve pentominoes, each once"
+        " (R * C = 60 for a full set: 6x10, 5x12, 4x15, 3x20). Sizes are rows x columns, as"
+        " for dominoes and --box (it used to be width x height: the tilings printed now are the"
+        " transposes of the old ones; the counts are the same).", epilog=EPILOG)
+    p.add_argument("size", type=_size, metavar="RxC",
+                   help="box size, rows x columns, such as 6x10")
     p.add_argument("--distinct", action="store_true",
                    help="one tiling per family of rotations and reflections of the box")
+    add_checkpoint_arguments(p)
     p.set_defaults(func=_pentominoes)
     p = subparsers.add_parser("langford", parents=common, help="Langford pairs L(2, N)",
                               description="Arrange 1, 1, ..., N, N in a row with k numbers"
@@ -119,10 +140,12 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                               " are solutions only for N = 0 or 3 mod 4).", epilog=EPILOG)
     p.add_argument("n", type=whole_number, metavar="N",
                    help="the largest number: the row holds two of each of 1..N")
+    add_checkpoint_arguments(p)
     p.set_defaults(func=_langford)
     p = subparsers.add_parser("dominoes", parents=common, help="domino tilings of an R x C board",
                               description="Tile an R x C board with dominoes.", epilog=EPILOG)
     p.add_argument("size", type=_size, metavar="RxC", help="board size, such as 8x8")
+    add_checkpoint_arguments(p)
     p.set_defaults(func=_dominoes)
 
 
@@ -140,21 +163,22 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     started = time.perf_counter()
     found = 0
     timeout = args.timeout
+    saving = checkpointing(args)
     try:
         if args.count:
             with search_session(command, args.quiet) as progress, executor_for(args) as ex:
                 found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
                                   timeout=timeout, stats=stats, progress=progress,
-                                  executor=ex)
+                                  executor=ex, **saving)
             # the live line is gone: the answer gets a line of its own
-            _emit(args, str(found), {"count": found}, sys.stdout)
+            _emit(args, str(found), {"count": found, "finished": True}, sys.stdout)
         else:
             with search_session(command, args.quiet) as progress, executor_for(args) as ex:
                 limit = args.limit or (None if args.all else 1)
                 # printed while the live line shows: rich puts them above it
                 for sol in dlx.solutions(problem, limit=limit, max_nodes=args.max_nodes,
                                          timeout=timeout, stats=stats, progress=progress,
-                                         executor=ex):
+                                         executor=ex, **saving):
                     if found and args.format == "text":
                         print()
                     found += 1
@@ -163,11 +187,15 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
             if not found and not args.quiet:
                 error("no solution")
     except dlx.BudgetExceeded as e:
-        error(f"{stopped(e, args.timeout)} reached before the search finished: the answer is"
-              " unknown")
+        # as dlx solve: what was found is kept (a count says N+, listed solutions stay)
+        if args.count:
+            found = e.found if isinstance(e.found, int) else 0
+            _emit(args, f"{found}+", {"count": found, "finished": False}, sys.stdout)
+        error(f"{stopped(e, args.timeout)} reached: {counted(found, 'solution')} so far,"
+              f" search unfinished{resume_note(args)}")
         return EXIT_BUDGET
     except KeyboardInterrupt:
-        return interrupted()
+        return interrupted(resume_note(args))
     finally:
         if args.stats:
             print_stats(stats, time.perf_counter() - started, f"dlx {command}")
@@ -230,14 +258,19 @@ def _dominoes(args: argparse.Namespace) -> int:
 
 
 def _pentominoes(args: argparse.Namespace) -> int:
-    width, height = args.size
-    if width * height != 60:
-        error(f"a {width}x{height} box has {width * height} squares;"
+    rows, cols = args.size
+    if rows * cols != 60:
+        error(f"a {rows}x{cols} box has {rows * cols} squares;"
               " the twelve pentominoes need 60")
         return EXIT_INPUT
-    problem = _build(lambda: polyominoes.encode(width, height, reduce=args.distinct))
+    problem = _build(lambda: polyominoes.encode(rows=rows, cols=cols, reduce=args.distinct))
     if problem is None:
         return EXIT_INPUT
+    if rows != cols and not args.count and not args.quiet:
+        # the order changed (issue 24): say so where it shows, in the pictures
+        error(f"note: {rows}x{cols} is {rows} rows of {cols} (rows x columns, as dominoes and"
+              f" --box); it used to mean {rows} wide and {cols} tall: write {cols}x{rows} for"
+              " that")
 
     def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
         text = str(polyominoes.decode(cast("tuple[polyominoes.Placement, ...]", sol)))
@@ -247,6 +280,9 @@ def _pentominoes(args: argparse.Namespace) -> int:
 
 
 def _rectangles(args: argparse.Namespace) -> int:
+    if args.limit is not None and not args.count:
+        error("--limit goes with --count (each case's answer is its fewest pieces)")
+        return EXIT_INPUT
     total = dlx.Stats()
     started = time.perf_counter()
     batch = Batch()
@@ -304,7 +340,8 @@ def _rectangle_cases(args: argparse.Namespace, stream: IO[str], name: str, batch
         try:
             if args.count:
                 n = rectangles.count(case.n, case.m, case.pieces, limit=args.limit, **search)
-                _emit(args, str(n), {"file": name, "case": k, "count": n}, sys.stdout)
+                _emit(args, str(n), {"file": name, "case": k, "count": n, "finished": True},
+                      sys.stdout)
                 covered = n > 0
             else:
                 best = rectangles.min_cover(case.n, case.m, case.pieces, **search)
@@ -314,8 +351,15 @@ def _rectangle_cases(args: argparse.Namespace, stream: IO[str], name: str, batch
                 _emit(args, text, record, sys.stdout)
                 covered = best is not None
         except dlx.BudgetExceeded as e:
-            error(f"case {k}: {stopped(e, args.timeout)} reached before the search finished:"
-                  " the answer is unknown", name, case.line)
+            if args.count:      # as dlx solve: the count so far, marked unfinished
+                n = e.found if isinstance(e.found, int) else 0
+                _emit(args, f"{n}+", {"file": name, "case": k, "count": n, "finished": False},
+                      sys.stdout)
+                error(f"case {k}: {stopped(e, args.timeout)} reached:"
+                      f" {counted(n, 'exact cover')} so far, count unfinished", name, case.line)
+            else:
+                error(f"case {k}: {stopped(e, args.timeout)} reached before the search"
+                      " finished: the answer is unknown", name, case.line)
             batch.unknown()
         else:
             if not covered:

@@ -41,7 +41,10 @@ from .common import (
     Batch,
     Deadline,
     InputError,
+    add_checkpoint_arguments,
     add_parallel_arguments,
+    checkpointing,
+    counted,
     error,
     executor_for,
     input_size,
@@ -50,6 +53,7 @@ from .common import (
     open_input,
     positive_int,
     print_stats,
+    resume_note,
     search_session,
     seconds,
     stopped,
@@ -93,7 +97,22 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                        help="text (default) or jsonl output for DLX input; hust or matrix:"
                             " judge batches in, the judge's answers out")
     solve.add_argument("-q", "--quiet", action="store_true", help="no progress or warnings")
+    solve.add_argument("--reduce", action="store_true",
+                       help="first take out the options and items no solution needs (Knuth's"
+                            " DLX-PRE; the same solutions), saying on stderr what went")
+    solve.add_argument("--heuristic", choices=["mrv", "first", "sharp", "weighted"],
+                       default="mrv",
+                       help="which item to branch on: mrv (default: fewest options), first,"
+                            " sharp (Knuth's dlx2-sharp: items named #... first), weighted"
+                            " (Knuth's SSXCC variant: fewest options per dead end met)")
+    solve.add_argument("--cache", action="store_true",
+                       help="with --count: count by caching (Knuth's DLX6): states that leave"
+                            " the same to solve are counted once")
+    solve.add_argument("--zdd", metavar="OUT",
+                       help="build the ZDD of all solutions (Knuth's DLX6) and write it to OUT"
+                            " (dlx.ZDD's text format); prints the count")
     add_parallel_arguments(solve)
+    add_checkpoint_arguments(solve)
     solve.set_defaults(func=run)
 
 
@@ -102,8 +121,15 @@ def run(args: argparse.Namespace) -> int:
     if args.format in ("hust", "matrix") and args.best is not None:
         error(f"--best goes with Knuth's format, not --format {args.format}")
         return EXIT_INPUT
+    if args.format in ("hust", "matrix") and args.reduce:
+        error(f"--reduce goes with Knuth's format, not --format {args.format}")
+        return EXIT_INPUT
     if args.best is not None and args.limit is not None:
         error("--best K already says how many solutions: leave out --limit")
+        return EXIT_INPUT
+    checkpointing(args)                 # (--checkpoint-every alone: an input error)
+    if args.checkpoint is not None and (len(args.files) > 1 or args.format in ("hust", "matrix")):
+        error("--checkpoint FILE goes with one problem in Knuth's format (one FILE)")
         return EXIT_INPUT
     if args.format in ("hust", "matrix") and args.limit is not None and not args.count:
         error(f"--limit goes with --count under --format {args.format} (each case's answer is"
@@ -173,11 +199,14 @@ def _solve(path: str, args: argparse.Namespace, deadline: Deadline, batch: Batch
             counting = _Counting(stream)
             cap = line_cap(stream, args.max_line)
             try:
-                problem, lines = read_dlx_lines(counting, max_line_length=cap)
+                # names as the file spells them (a name table is for Python, not for here)
+                problem, lines = read_dlx_lines(counting, max_line_length=cap,
+                                                decode_names=False)
             except dlx.FormatError as e:
                 reason = e.reason
                 if reason.startswith("line is longer than") and args.max_line is None:
                     reason += "; --max-line N reads longer lines"
+                reason += _sudoku_hint(reason, name)
                 error(reason, name, e.line, e.column)
                 batch.bad()
                 return None
@@ -218,13 +247,23 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
     started = time.perf_counter()
     found = 0
     prefix = f"{name}: " if several else ""
+    searched = problem          # with --reduce, the reduced problem: the same solutions
+    if args.reduce:
+        reduced = dlx.reduce(problem)
+        searched = reduced.problem
+        if not args.quiet:
+            error(f"reduced: {reduced}", name)
     limit, budget, timeout = args.limit, args.max_nodes, deadline.remaining()
+    rule = {"heuristic": args.heuristic}
     try:
+        if args.zdd is not None:
+            return _zdd(searched, name, args, stats, budget, timeout, prefix, batch)
         if args.count:
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:
-                found = dlx.count(problem, limit=limit, max_nodes=budget, timeout=timeout,
-                                  stats=stats, progress=progress, executor=ex)
+                found = dlx.count(searched, limit=limit, max_nodes=budget, timeout=timeout,
+                                  stats=stats, progress=progress, executor=ex,
+                                  cache=args.cache, **rule, **checkpointing(args))
             # the live line is gone: the answer gets a line of its own
             if args.format == "jsonl":
                 print(json.dumps({"file": name, "count": found, "finished": True}))
@@ -233,9 +272,9 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
         elif args.best is not None:
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:
-                cheapest = dlx.best(problem, k=min(args.best, MAX_BEST), max_nodes=budget,
+                cheapest = dlx.best(searched, k=min(args.best, MAX_BEST), max_nodes=budget,
                                     timeout=timeout, stats=stats, progress=progress,
-                                    executor=ex)
+                                    executor=ex, **rule, **checkpointing(args))
             for cost, sol in cheapest:
                 found += 1
                 _print_solution(problem, lines, sol, found, args.format, name, prefix, cost)
@@ -243,9 +282,9 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:
                 # printed while the live line shows: rich puts them above it
-                for sol in dlx.solutions(problem, limit=limit, max_nodes=budget,
+                for sol in dlx.solutions(searched, limit=limit, max_nodes=budget,
                                          timeout=timeout, stats=stats, progress=progress,
-                                         executor=ex):
+                                         executor=ex, **rule, **checkpointing(args)):
                     found += 1
                     _print_solution(problem, lines, sol, found, args.format, name, prefix)
     except dlx.BudgetExceeded as e:
@@ -259,22 +298,43 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                 print(json.dumps({"file": name, "count": partial, "finished": False}))
             else:
                 print(f"{prefix}{partial}+")
-        error(f"{stopped(e, args.timeout)} reached: {partial:,} solutions so far, search"
-              " unfinished", name)
+        error(f"{stopped(e, args.timeout)} reached: {counted(partial, 'solution')} so far,"
+              f" search unfinished{resume_note(args)}", name)
         batch.unknown()
     except KeyboardInterrupt:
         # listing: the solutions printed (a parallel run may have found more, unmerged)
-        so_far = f"{stats.solutions:,} solutions so far" if args.count or args.best else \
-            f"{found:,} solutions printed"
-        return interrupted(f" after {stats.nodes:,} nodes: {so_far}", name)
+        so_far = f"{counted(stats.solutions, 'solution')} so far" if args.count or args.best \
+            else f"{counted(found, 'solution')} printed"
+        return interrupted(f" after {stats.nodes:,} nodes: {so_far}{resume_note(args)}", name)
     else:
         if found == 0:
             batch.none()
             if not args.count and not args.quiet:
-                error("no solution", name)
+                items = problem.primary
+                looks = len(problem) == 0 and len(items) == 1 and isinstance(items[0], str)
+                error("no solution" + (_sudoku_hint(repr(items[0]), name) if looks else ""),
+                      name)
     if args.stats:
         print_stats(stats, time.perf_counter() - started, f"dlx solve {name}")
     return None
+
+
+_SUDOKU_NAME = re.compile(r"'([0-9.]{16,}|[0.])'")
+
+
+def _sudoku_hint(reason: str, name: str) -> str:
+    """What to add to a message about a file that reads as a Sudoku, not Knuth's format
+    (a line of digits and dots taken for an item, or the item '0' of a grid of numbers).
+
+    >>> _sudoku_hint("unknown item '4.....8.5.3.....' (not in the item line)", "p.txt")
+    '; this looks like Sudoku puzzles, not an exact-cover problem: try dlx sudoku solve p.txt'
+    """
+    found = _SUDOKU_NAME.search(reason)
+    if found is None or ("duplicate item" not in reason and len(found[1]) == 1):
+        return ""
+    where = name if name != "<stdin>" else "-"
+    return ("; this looks like Sudoku puzzles, not an exact-cover problem: try dlx sudoku"
+            f" solve {where}")
 
 
 def _print_solution(problem: dlx.ExactCover, lines: Sequence[int], sol: Sequence[Hashable],
@@ -316,3 +376,30 @@ def _option_text(problem: dlx.ExactCover, label: Hashable) -> str:
     return " ".join(f"{entry.item}:{entry.color}" if isinstance(entry, dlx.Colored)
                     else str(entry) for entry in problem.options[label])
 
+
+def _zdd(problem: dlx.ExactCover, name: str, args: argparse.Namespace, stats: dlx.Stats,
+         budget: int | None, timeout: float | None, prefix: str, batch: Batch) -> int | None:
+    """--zdd OUT: build the diagram of all solutions, write it to OUT, print the count."""
+    with search_session(f"dlx solve {name}", args.quiet) as progress:
+        z = dlx.zdd(problem, max_nodes=budget, timeout=timeout, stats=stats,
+                    progress=progress, heuristic=args.heuristic)
+    try:
+        z.write(args.zdd)
+    except OSError as e:
+        error(f"cannot write the ZDD to {args.zdd}: {e.strerror or e}", name)
+        batch.bad()
+        return None
+    except dlx.ExactCoverError as e:            # a label its text format cannot hold
+        error(f"cannot write the ZDD: {e}", name)
+        batch.bad()
+        return None
+    n = z.count()
+    if args.format == "jsonl":
+        print(json.dumps({"file": name, "count": n, "zdd": args.zdd, "nodes": z.nodes}))
+    else:
+        print(f"{prefix}{n}")
+    if not args.quiet:
+        error(f"ZDD of {z.nodes:,} nodes written to {args.zdd}", name)
+    if n == 0:
+        batch.none()
+    return None

@@ -71,6 +71,8 @@ the public ``dlx`` API), so there are no cycles::
 
     generate   generate, generate_many, minimize, is_minimal, random_grid: unique puzzles
                (up to MAX_GENERATE_SIZE)
+    steer      a puzzle of a rare level, made from a seed puzzle known to need it (_seeds)
+    symmetry   SYMMETRIES, orbits: the patterns of givens
     rate       rate, solve_steps, explain (clashes, or the human solution): Level, Rating
     batches    Outcome, batch, solve_lines, solve/count/classify_many; the engine code
     boards     solve_board: a LeetCode 37 board (lists of "5" and ".") filled in place
@@ -82,7 +84,8 @@ the public ``dlx`` API), so there are no cycles::
     render     figure (a picture, with dlx.viz); the pretty grid, its rich Text
     notations  text -> cell values, and the one-line notation
     shapes     Shape, Unit, Placement, SIZES, MAX_SIZE, the per-shape encoding tables
-    errors     SudokuError (every error of the package), SudokuFormatError; argument checks
+    errors     SudokuError (every error of the package), SudokuFormatError, NoSolutionError;
+               argument checks
 """
 
 from __future__ import annotations
@@ -90,7 +93,7 @@ from __future__ import annotations
 from .batches import Outcome, batch, classify_many, count_many, solve_lines, solve_many
 from .boards import solve_board
 from .encoding import decode, encode
-from .errors import SudokuError, SudokuFormatError
+from .errors import NoSolutionError, SudokuError, SudokuFormatError
 from .generate import (
     MAX_GENERATE_SIZE,
     SYMMETRIES,
@@ -114,7 +117,7 @@ from .verdicts import Clash, Verdict, classify, count, is_legal, solutions, solv
 
 __all__ = [
     "Placement", "Unit", "Shape", "Grid", "Verdict", "Clash", "Entry", "SudokuError",
-    "SudokuFormatError", "MAX_SIZE",
+    "SudokuFormatError", "NoSolutionError", "MAX_SIZE",
     "encode", "decode", "solve", "solutions", "count", "classify", "explain", "is_legal",
     "max_score", "score", "target_weights", "as_grid", "read_puzzles", "SIZES",
     "Outcome", "batch", "solve_lines", "solve_many", "count_many", "classify_many",

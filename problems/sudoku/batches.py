@@ -33,7 +33,9 @@ class Outcome(NamedTuple):
     first solution in the one-line notation (``str`` of its :class:`Grid`), None
     when there is none. ``nodes`` is what
     :class:`dlx.Stats` says for :func:`count` on the same puzzle with the same
-    limit, and ``seconds`` the time spent on this puzzle.
+    limit, and ``seconds`` the time spent on this puzzle.  ``so_far`` is the number
+    of solutions found before the budget or the time ran out (``found`` None), else
+    ``found``: a count that stopped says at least that many.
     """
 
     legal: bool
@@ -41,6 +43,7 @@ class Outcome(NamedTuple):
     solution: str | None
     nodes: int
     seconds: float
+    so_far: int = 0
 
     @property
     def verdict(self) -> Verdict | None:
@@ -61,7 +64,7 @@ class _Group:
     """The puzzles of one shape in a batch: where they came from, their cells as bytes."""
 
     __slots__ = ("shape", "index", "texts", "extra", "blob", "codes", "nodes", "solutions",
-                 "seconds", "timed_out")
+                 "seconds", "timed_out", "found")
 
     def __init__(self, shape: Shape) -> None:
         self.shape = shape
@@ -73,6 +76,7 @@ class _Group:
         self.nodes: list[int] = []
         self.solutions = b""                 # the first solution of each (else its givens)
         self.seconds: list[float] = []
+        self.found: list[int] = []           # solutions found (before a budget ran out)
         self.timed_out = False               # the batch's time ran out in this group
 
 
@@ -117,10 +121,11 @@ def batch(puzzles: Iterable[PuzzleLike], limit: int | None = 1, *,
     out: list[Outcome] = [None] * total   # type: ignore[list-item]
     for group in groups:
         texts = _solution_texts(group)
-        for k, code, nodes, text, secs in zip(group.index, group.codes, group.nodes, texts,
-                                              group.seconds, strict=True):
+        for k, code, nodes, text, secs, so_far in zip(group.index, group.codes, group.nodes,
+                                                      texts, group.seconds, group.found,
+                                                      strict=True):
             out[k] = Outcome(code != _CLASH, None if code == _OUT_OF_BUDGET else max(code, 0),
-                             text, nodes, secs)
+                             text, nodes, secs, so_far)
     return out
 
 
@@ -358,6 +363,7 @@ def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
                                else a.found)
             group.nodes.append(a.nodes)
             group.seconds.append(a.seconds)
+            group.found.append(a.found)
             if a.first is not None:
                 out[j * m:(j + 1) * m] = ix.values(a.first)  # type: ignore[arg-type]
         group.solutions = bytes(out)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from .errors import SudokuFormatError
+from .errors import NoSolutionError
 from .grid import Grid, as_grid
 from .notations import _VALUE_CHAR, _tokens
 from .shapes import Shape
@@ -62,16 +62,18 @@ def solve_board(board: _Board, *, box: tuple[int, int] | None = None,
     Raises
     ------
     SudokuFormatError
-        When the board cannot be read, or has no solution (illegal givens, or
-        none that fits); the board is then left as it was.  A tuple, which cannot
-        be changed in place, raises TypeError.
+        When the board cannot be read.
+    NoSolutionError
+        When it has no solution (illegal givens, or none that fits); the board is
+        then left as it was.  A tuple, which cannot be changed in place, raises
+        TypeError.  Both are :class:`~problems.sudoku.SudokuError` (ValueError).
 
     >>> solve_board(["1...", "..3.", ".4..", "...2"])
     ['1324', '4231', '2413', '3142']
     >>> solve_board([[1, 1, 0, 0]] + [[0] * 4] * 3)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    problems.sudoku.errors.SudokuFormatError: the board has no solution: digit 1 appears twice ...
+    problems.sudoku.errors.NoSolutionError: the board has no solution: digit 1 appears twice ...
     """
     if isinstance(board, (tuple, str, bytes)) or not hasattr(board, "__setitem__"):
         raise TypeError("solve_board fills the board in place: give a list of lists, a list"
@@ -82,7 +84,7 @@ def solve_board(board: _Board, *, box: tuple[int, int] | None = None,
     if solved is None:
         clashes = explain(grid)
         why = f": {clashes[0]}" if clashes else " (its givens break no rule, but no filling fits)"
-        raise SudokuFormatError("the board has no solution" + why)
+        raise NoSolutionError("the board has no solution" + why, illegal=bool(clashes))
     _fill(board, grid, solved)
     return board
 

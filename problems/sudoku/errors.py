@@ -5,7 +5,8 @@ which is a :class:`dlx.ExactCoverError` (so a :class:`ValueError`): an argument 
 the wrong kind or out of range (the message names the argument and what it
 takes), a puzzle that could not be read (:class:`SudokuFormatError`), and, in
 their modules, a puzzle without exactly one solution where one is needed
-(``NotUniqueError``) and a request that no generated puzzle met (``GenerateError``).
+(``NotUniqueError``), a board with no solution to fill in (:class:`NoSolutionError`)
+and a request that no generated puzzle met (``GenerateError``).
 
 >>> try:
 ...     whole(2.5, "tries", low=1)
@@ -24,7 +25,8 @@ from typing import Any
 
 import dlx
 
-__all__ = ["SudokuError", "SudokuFormatError", "Deadline", "whole", "seconds", "seed_of"]
+__all__ = ["SudokuError", "SudokuFormatError", "NoSolutionError", "Deadline", "whole", "seconds",
+           "seed_of"]
 
 
 class SudokuError(dlx.ExactCoverError):
@@ -63,6 +65,19 @@ class SudokuFormatError(SudokuError):
         else:
             where = f"line {line}, column {column}: "
         super().__init__(where + reason)
+
+
+class NoSolutionError(SudokuError):
+    """A puzzle or board that has no solution where one is needed (:func:`solve_board`).
+
+    ``illegal`` is True when the givens break a rule (a digit twice in a unit), False
+    when they break none but no filling fits.  It is a :class:`ValueError` (through
+    :class:`dlx.ExactCoverError`).
+    """
+
+    def __init__(self, reason: str, illegal: bool) -> None:
+        super().__init__(reason)
+        self.illegal = illegal
 
 
 def whole(value: Any, name: str, *, low: int = 0, high: int | None = None,

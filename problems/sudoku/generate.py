@@ -90,12 +90,11 @@ from .grid import Grid, PuzzleLike, as_grid
 from .matrix import indices, prepared
 from .rate import Layout, Level, NotUniqueError, layout, rate, unique_solution
 from .shapes import MAX_SIZE, Shape, _check_box, _check_shape
+from .steer import can_steer, steered
+from .symmetry import SYMMETRIES, orbits
 
 __all__ = ["SYMMETRIES", "MAX_GENERATE_SIZE", "GenerateError", "generate", "generate_many",
            "minimize", "is_minimal", "random_grid", "orbits"]
-
-#: The symmetries of the pattern of givens :func:`generate` knows.
-SYMMETRIES: tuple[str, ...] = ("none", "rot180", "rot90", "mirror", "diagonal", "antidiagonal")
 
 #: The largest grid (N x N) :func:`generate` and :func:`random_grid` make: 25x25 (a
 #: box of at most 25 cells).  See the module docstring for what bigger grids cost.
@@ -114,55 +113,6 @@ class GenerateError(SudokuError):
 
     It is a :class:`ValueError` (through :class:`dlx.ExactCoverError`).
     """
-
-
-def orbits(n: int, symmetry: str | None) -> tuple[tuple[int, ...], ...]:
-    """The cells of an N x N grid (row-major numbers) grouped in orbits of ``symmetry``.
-
-    ``rot180``: a half turn; ``rot90``: quarter turns; ``mirror``: left-right;
-    ``diagonal``: the main diagonal (transpose); ``antidiagonal``; ``none`` or None.
-
-    >>> orbits(3, "rot180")
-    ((0, 8), (1, 7), (2, 6), (3, 5), (4,))
-    >>> orbits(2, "rot90")
-    ((0, 1, 2, 3),)
-    """
-    whole(n, "n", low=1, high=MAX_SIZE)
-    name = "none" if symmetry is None else symmetry
-    if not isinstance(name, str) or name not in SYMMETRIES:
-        raise SudokuError(f"unknown symmetry {_shown(symmetry)}; use one of"
-                          f" {', '.join(SYMMETRIES)}")
-    return _orbits(n, name)
-
-
-@lru_cache(maxsize=64)
-def _orbits(n: int, name: str) -> tuple[tuple[int, ...], ...]:
-    """The orbits of :func:`orbits` (its arguments checked)."""
-    m = n - 1
-
-    def images(r: int, c: int) -> list[tuple[int, int]]:
-        if name == "rot180":
-            return [(m - r, m - c)]
-        if name == "rot90":
-            return [(c, m - r), (m - r, m - c), (m - c, r)]
-        if name == "mirror":
-            return [(r, m - c)]
-        if name == "diagonal":
-            return [(c, r)]
-        if name == "antidiagonal":
-            return [(m - c, m - r)]
-        return []
-
-    seen: set[int] = set()
-    out: list[tuple[int, ...]] = []
-    for i in range(n * n):
-        if i in seen:
-            continue
-        r, c = divmod(i, n)
-        orbit = {i} | {a * n + b for a, b in images(r, c)}
-        seen |= orbit
-        out.append(tuple(sorted(orbit)))
-    return tuple(out)
 
 
 # --------------------------------------------------------------------------- the engine's side
@@ -548,29 +498,57 @@ def _options(shape: Shape | None, box: tuple[int, int] | None, size: int | None,
     whole(givens, "givens", high=shape.size ** 2, none=True)
     whole(tries, "tries", low=1)
     return _Plan(shape, givens, minimal, _levels(level), tries, _budget(max_nodes, shape.size),
-                 orbits(shape.size, symmetry))
+                 orbits(shape.size, symmetry), symmetry)
+
+
+#: How many random puzzles :func:`generate` makes for a ``level`` before it steers
+#: toward the level from a seed (:mod:`problems.sudoku.steer`), when it can.
+RANDOM_TRIES = 8
 
 
 class _Plan:
     """The checked arguments of a :func:`generate` call."""
 
-    __slots__ = ("shape", "givens", "minimal", "wanted", "tries", "budget", "groups")
+    __slots__ = ("shape", "givens", "minimal", "wanted", "tries", "budget", "groups", "steer",
+                 "steer_pattern")
 
     def __init__(self, shape: Shape, givens: int | None, minimal: bool,
                  wanted: frozenset[int] | None, tries: int, budget: int | None,
-                 groups: tuple[tuple[int, ...], ...]) -> None:
+                 groups: tuple[tuple[int, ...], ...], symmetry: str | None) -> None:
         self.shape, self.givens, self.minimal, self.wanted = shape, givens, minimal, wanted
         self.tries, self.budget, self.groups = tries, budget, groups
+        # the levels wanted that can be steered toward (only minimal puzzles: a steered
+        # one is as small as its level allows, never a number of givens aimed at)
+        self.steer = [] if wanted is None or not minimal else \
+            [level for level in sorted(wanted) if can_steer(shape, symmetry, level)]
+        self.steer_pattern = symmetry
+
+    def steered(self, rng: random.Random, deadline: Deadline) -> tuple[Grid, int]:
+        """A puzzle steered toward one of the levels wanted, and its level."""
+        level = rng.choice(self.steer)
+        try:
+            puzzle = steered(self.shape, level, self.steer_pattern, rng, deadline)
+            return puzzle, int(rate(puzzle, timeout=deadline.left()).level)
+        except dlx.BudgetExceeded:
+            raise deadline.exceeded() from None
 
     def make(self, seed: int | random.Random | None, deadline: Deadline) -> _Steps[Grid]:
         """One puzzle in the making (see :func:`generate`), from ``seed``; the ``deadline``
-        is checked between tries and before each long step."""
+        is checked between tries and before each long step.  With ``level``, the first
+        :data:`RANDOM_TRIES` tries are random puzzles, the others steered toward the level
+        when it can be (:mod:`problems.sudoku.steer`)."""
         shape, givens, wanted = self.shape, self.givens, self.wanted
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         seen: dict[int, int] = {}
         fewest = shape.size ** 2
-        for _ in range(self.tries):
+        for attempt in range(self.tries):
             deadline.check()
+            if self.steer and attempt >= RANDOM_TRIES:
+                puzzle, got = self.steered(rng, deadline)
+                if got in wanted and (givens is None or puzzle.clues <= givens):   # type: ignore[operator]
+                    return puzzle
+                seen[got] = seen.get(got, 0) + 1
+                continue
             solution = yield from _random_solution(shape, rng)
             deadline.check()
             groups, key = self.groups, rng.random
@@ -602,7 +580,9 @@ class _Plan:
             names = ", ".join(str(int(x)) for x in sorted(wanted))
             raise GenerateError(f"no {n}x{n} puzzle of level {names} in {self.tries}"
                                 f" tries (seed {seed!r}; {levels}); raise tries= or ask another"
-                                " level")
+                                " level" + ("" if self.steer else
+                                            " (only standard 9x9 puzzles are steered toward a"
+                                            " level: other shapes are tried at random)"))
         raise GenerateError(f"no minimal {n}x{n} puzzle with at most {givens} givens in"
                             f" {self.tries} tries (seed {seed!r}; the fewest was {fewest});"
                             " raise tries= or givens=")

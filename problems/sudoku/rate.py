@@ -159,6 +159,10 @@ TECHNIQUES: dict[str, Level] = {
 }
 
 
+#: The level of each finder of :meth:`_Solver.next_step`, in the order they are tried.
+_FINDER_LEVELS = (0, 0, 1, 2, 3, 4, 5, 6, 7, 8)
+
+
 class NotUniqueError(SudokuError):
     """A puzzle that is illegal, impossible or ambiguous was given where one solution is needed.
 
@@ -175,7 +179,7 @@ class NotUniqueError(SudokuError):
     def __init__(self, verdict: Verdict, what: str) -> None:
         self.verdict = verdict
         reason = {
-            Verdict.ILLEGAL: "the givens break a rule (see sudoku.explain)",
+            Verdict.ILLEGAL: "the givens break a rule (sudoku.explain says which)",
             Verdict.IMPOSSIBLE: "the puzzle has no solution",
             Verdict.AMBIGUOUS: "the puzzle has 2 or more solutions",
         }.get(verdict, f"the puzzle is {verdict}")
@@ -233,7 +237,7 @@ class Rating:
         return Counter(s.technique for s in self.steps)
 
     def __str__(self) -> str:
-        return f"level {int(self.level)} ({self.technique}), {len(self.steps)} steps"
+        return f"level {int(self.level)} ({self.technique}), {_counted(len(self.steps), 'step')}"
 
 
 # --------------------------------------------------------------------------- per-shape tables
@@ -332,6 +336,15 @@ def branch_levels(stats: dlx.Stats) -> int:
     """
     p = stats.profile
     return sum(1 for a, b in zip(p, p[1:], strict=False) if b > a)
+
+
+def _counted(n: int, word: str) -> str:
+    """``1 step``, ``49 steps``.
+
+    >>> _counted(1, "step"), _counted(49, "step")
+    ('1 step', '49 steps')
+    """
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _and(words: Sequence[str]) -> str:
@@ -599,12 +612,31 @@ class _Solver:
                     return Step("xy-wing", (), elims, self._cells((p, a, b)), text)
         return None
 
-    def next_step(self) -> Step | None:
-        """The first step of the simplest technique that applies, or None."""
-        return (self.hidden_single() or self.naked_single() or self.locked_candidates()
-                or self.naked_subset(2) or self.fish(2) or self.hidden_subset(2)
-                or self.naked_subset(3) or self.fish(3) or self.hidden_subset(3)
-                or self.xy_wing())
+    def next_step(self, up_to: int = Level.XY_WING) -> Step | None:
+        """The first step of the simplest technique that applies, or None (only the
+        techniques of level ``up_to`` or less)."""
+        finders = (self.hidden_single, self.naked_single, self.locked_candidates,
+                   lambda: self.naked_subset(2), lambda: self.fish(2),
+                   lambda: self.hidden_subset(2), lambda: self.naked_subset(3),
+                   lambda: self.fish(3), lambda: self.hidden_subset(3), self.xy_wing)
+        for level, find in zip(_FINDER_LEVELS, finders, strict=True):
+            if level > up_to:
+                return None
+            step = find()
+            if step is not None:
+                return step
+        return None
+
+    def solves(self, up_to: int) -> bool:
+        """Do the techniques of level ``up_to`` or less fill every cell?  (Then the
+        puzzle has exactly one solution: each step is a sound deduction.)"""
+        while 0 in self.values:
+            self.deadline.check()
+            step = self.next_step(up_to)
+            if step is None:
+                return False
+            self.apply(step)
+        return True
 
     # -- the search that finishes what the techniques leave
     def search(self, solution: Grid) -> tuple[Step, dlx.Stats]:
@@ -632,8 +664,9 @@ class _Solver:
             raise self.deadline.exceeded() from None
         blanks = [i for i, v in enumerate(self.values) if not v]
         placed = tuple(Placement(*lay.rc(i), solution.values[i]) for i in blanks)
-        text = (f"search: no technique applies; {len(blanks)} cells left, solved by search "
-                f"({stats.nodes} nodes, branching at {branch_levels(stats)} levels)")
+        text = (f"search: no technique applies; {_counted(len(blanks), 'cell')} left, solved by"
+                f" search ({_counted(stats.nodes, 'node')}, branching at"
+                f" {_counted(branch_levels(stats), 'level')})")
         return Step("search", placed, (), (), text), stats
 
 

@@ -91,6 +91,7 @@ def _read(source: IO[str] | Iterable[str], box: tuple[int, int] | None,
     block: _Block = []
     want = 0      # rows the current block needs
     have = 0      # content rows in it so far
+    width = 0     # cells in each of its rows
     tentative = False   # a block of 16-cell lines that may be 4x4 puzzles after all
     announced: tuple[int, int] | None = None      # (line, number of puzzles)
     first = True
@@ -125,7 +126,7 @@ def _read(source: IO[str] | Iterable[str], box: tuple[int, int] | None,
             break
         if not s:
             if block:
-                done = close(f"grid ends after {have} of {want} rows")
+                done = close(_cut_short(block, have, want, width))
                 seen += len(done)
                 yield from done
                 block, have, tentative = [], 0, False
@@ -143,6 +144,7 @@ def _read(source: IO[str] | Iterable[str], box: tuple[int, int] | None,
         elif candidate is not None:
             if _is_rule(line) or _line_shape(s)[0] == len(candidate[1].strip()):
                 block, want, have = [candidate], len(candidate[1].strip()), 1
+                width = want
             else:
                 announced = (candidate[0], int(candidate[1]))
             candidate = None
@@ -157,6 +159,12 @@ def _read(source: IO[str] | Iterable[str], box: tuple[int, int] | None,
                 seen += len(done)
                 yield from done
                 block, have, tentative = [], 0, False
+        if block and not tentative and _line_shape(s)[0] != width:
+            # a row of another length: the grid was cut short, and this line starts anew
+            done = close(_cut_short(block, have, want, width, (lineno, s)))
+            seen += len(done)
+            yield from done
+            block, have, tentative = [], 0, False
         if block:
             block.append((lineno, line))
             have += 1
@@ -177,8 +185,9 @@ def _read(source: IO[str] | Iterable[str], box: tuple[int, int] | None,
             yield _entry([(lineno, line)], box, shape)
         else:
             block, want, have = [(lineno, line)], rows, 1
+            width = _line_shape(s)[0]
     if block:
-        done = close(f"grid ends after {have} of {want} rows")
+        done = close(_cut_short(block, have, want, width))
         seen += len(done)
         yield from done
     if candidate is not None:
@@ -247,6 +256,32 @@ def _entry(block: _Block, box: tuple[int, int] | None, shape: Shape | None) -> E
         return Entry(block[0][0], text, None, e)
     except ValueError as e:
         return Entry(block[0][0], text, None, SudokuFormatError(str(e), block[0][0]))
+
+
+def _cut_short(block: _Block, have: int, want: int, width: int,
+               other: tuple[int, str] | None = None) -> str:
+    """Why a grid of ``want`` rows of ``width`` cells ended after ``have`` rows (at a blank
+    line, the end of the input, or ``other``: a line of another length).  A grid cut
+    after its first row was most likely one puzzle on one line, cut short: say so, and
+    how long such a line is.
+
+    >>> print(_cut_short([(1, "4.....8.5.3.....")], 1, 16, 16))  # doctest: +NORMALIZE_WHITESPACE
+    line of 16 cells with digits up to 8: too short for a one-line puzzle (a 9x9 one has
+    81 characters), and not a 16x16 grid (it ends after 1 of 16 rows)
+    """
+    where = "" if other is None else \
+        f"; line {other[0]} has {_line_shape(other[1])[0]} cells, not {width}"
+    if have > 1:
+        return f"grid ends after {have} of {want} rows" + (f" ({where[2:]})" if where else "")
+    ends = f"it ends after {have} of {want} rows{where}"
+    k, top, _ = _line_shape(block[0][1].strip())
+    longer = [n for n in sorted(SIZES) if n * n > k and n >= top]
+    if not longer:
+        return f"grid ends after {have} of {want} rows"
+    n = longer[0]
+    digits = f" with digits up to {top}" if top > 0 else ""
+    return (f"line of {k} cells{digits}: too short for a one-line puzzle (a {n}x{n} one has"
+            f" {n * n} characters), and not a {width}x{width} grid ({ends})")
 
 
 def _broken(block: _Block, reason: str) -> Entry:
