@@ -9,6 +9,13 @@ variable ``DLX_ENGINE`` decides, and then ``"auto"``.
 * ``"auto"``: the core when it was built, else the pure engine.
 * ``"c"``: the core; :class:`~dlx.ExactCoverError` when it was not built.
 * ``"python"``: the pure engine.
+* ``"c-links"``, ``"c-bits"``: the core, on one of its two representations (for
+  tests and benchmarks; ``"c"`` chooses).  The core searches a small problem on
+  bitsets of live options (``dlx/_core/bits.c``) when they pay, by its size and
+  density, and otherwise on the links.  Both give the same solutions in the same
+  order and the same Stats; the bitsets serve problems without colours or bounds
+  under the rules ``"mrv"`` and ``"first"``, not counting by caching and not
+  :func:`dlx.best`: anything else runs on the links whatever is asked.
 
 Whatever the choice, a few requests always run on the pure engine, because they
 call back into Python at every step: :func:`dlx.trace`, a callable
@@ -52,11 +59,12 @@ except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
 __all__ = ["ENGINES", "MAX_BOUND", "available", "active", "describe", "select", "fits",
+           "representation",
            "engine_for",
            "fits_best", "table", "budget"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
-ENGINES = ("auto", "c", "python")
+ENGINES = ("auto", "c", "python", "c-links", "c-bits")
 
 def available() -> bool:
     """True when the compiled core ``dlx._core`` can be imported."""
@@ -70,7 +78,8 @@ def _requested(engine: str | None) -> str:
     else:
         where = "engine="
     if engine not in ENGINES:
-        raise ExactCoverError(f"{where} must be 'auto', 'c' or 'python', not {shown(engine)}")
+        raise ExactCoverError(f"{where} must be 'auto', 'c' or 'python' (or 'c-links',"
+                              f" 'c-bits'), not {shown(engine)}")
     return engine
 
 
@@ -85,7 +94,7 @@ def select(engine: str | None = None) -> bool:
     if engine == "python":
         return False
     if _core is None:
-        if engine == "c":
+        if engine.startswith("c"):
             raise ExactCoverError(
                 "the compiled core dlx._core is not available (it is built by"
                 " `pip install` when a C compiler is present); use engine='python' or 'auto'"
@@ -118,6 +127,13 @@ def engine_for(problem: Any = None, *, engine: str | None = None) -> str:
         if not fits(Links.of(problem)):
             return "python"
     return "c"
+
+
+def representation(engine: str | None = None) -> int:
+    """The core's code for the representation ``engine`` asks for: 0 the links
+    (``"c-links"``), 1 the bitsets where they serve (``"c-bits"``), -1 the core's
+    choice (anything else)."""
+    return {"c-links": 0, "c-bits": 1}.get(_requested(engine), -1)
 
 
 def active() -> str:
@@ -202,7 +218,7 @@ def _search(req: Any, mode: str, **extra: Any) -> Any:
         table(links), links.labels, mode,
         max_nodes=budget(req.max_nodes), limit=budget(limit),
         timeout=_left(req), heuristic=_HEURISTICS[req.heuristic], progress=req.progress,
-        stats=req.stats, forced=req.forced, **extra)
+        stats=req.stats, forced=req.forced, bits=representation(req.opts.engine), **extra)
 
 
 def _left(req: Any) -> float:

@@ -11,7 +11,9 @@ answers, node counts and budgets.  Forced options that clash with each other
 give "no solution" for that instance, not an error.
 
 :meth:`Prepared.batch` runs many instances in the compiled core without the
-GIL, on one copy of the links.
+GIL, on one copy of the links.  :meth:`Prepared.batch_codes` does the same for
+instances given as rows of small codes, a choice per position (a grid puzzle's
+digit per cell), and answers with codes too: no Python object per instance.
 
 >>> import dlx
 >>> latin = dlx.ExactCover({(r, c, v): [("cell", r, c), ("row", r, v), ("col", c, v)]
@@ -25,6 +27,7 @@ GIL, on one copy of the links.
 
 from __future__ import annotations
 
+import array
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, cast
@@ -40,7 +43,7 @@ from .problem import ExactCover
 from .search import run
 from .views import count, first, is_unique, solutions
 
-__all__ = ["Prepared", "Answer", "Minimized"]
+__all__ = ["Prepared", "Answer", "Minimized", "Codes", "CodedAnswers"]
 
 
 class Answer(NamedTuple):
@@ -63,6 +66,47 @@ class Answer(NamedTuple):
     out_of_budget: bool = False
     seconds: float = 0.0
     timed_out: bool = False
+
+
+class Codes:
+    """A choice per position, as small codes, for :meth:`Prepared.batch_codes`: code
+    ``c`` (1, 2, ...) at position ``p`` names the option ``table[p][c - 1]`` (an
+    option index; None: no option has that code there); code 0 names none.  Made by
+    :meth:`Prepared.codes`."""
+
+    __slots__ = ("width", "k", "table", "blob", "where")
+
+    def __init__(self, table: list[list[int | None]], n_options: int) -> None:
+        self.width = len(table)
+        self.k = max((len(row) for row in table), default=0)
+        if not 1 <= self.k <= 255:
+            raise ExactCoverError(f"codes: each position needs 1 to 255 codes, not {self.k}")
+        self.table = [list(row) + [None] * (self.k - len(row)) for row in table]
+        self.blob = array.array("i", [-1 if o is None else o for row in self.table
+                                      for o in row]).tobytes()
+        self.where: dict[int, tuple[int, int]] = {}      # option -> (position, code)
+        for p, row in enumerate(self.table):
+            for c, o in enumerate(row, 1):
+                if o is not None:
+                    if not 0 <= o < n_options:
+                        raise ExactCoverError(f"codes: {shown(o)} at position {p}, code {c},"
+                                              " is not an option index")
+                    self.where[o] = (p, c)
+
+
+class CodedAnswers(NamedTuple):
+    """What :meth:`Prepared.batch_codes` found, a list (or bytes) entry per row:
+    ``found`` solutions (at most the limit), the ``nodes`` searched, ``status`` (a
+    byte per row: 0 done, 1 the row's options clash, 2 out of ``max_nodes``, 3 out
+    of the batch's time: unknown), ``seconds``, and ``solutions``: the codes of each
+    row's first solution (``width`` bytes a row; 0 at a position no option of the
+    solution has a code for, and a row of zeros when there is no solution)."""
+
+    found: list[int]
+    nodes: list[int]
+    status: bytes
+    seconds: list[float]
+    solutions: bytes
 
 
 class Prepared:
@@ -182,7 +226,8 @@ class Prepared:
                 answers = table.batch(
                     option_sets, limit=_engine.budget(limit),
                     max_nodes=_engine.budget(max_nodes),
-                    labels=None if indices else self.labels, timeout=seconds)
+                    labels=None if indices else self.labels, timeout=seconds,
+                    bits=_engine.representation(self.engine))
             except (TypeError, ValueError) as e:        # a bad option index
                 raise ExactCoverError(str(e)) from None
             return [Answer(found, first, nodes, status == 1, status >= 2, seconds, status == 3)
@@ -200,6 +245,83 @@ class Prepared:
                 continue
             out.append(self._search_pure(options, limit, max_nodes, indices, left))
         return out
+
+    def codes(self, table: Sequence[Sequence[Hashable | None]], *, indices: bool = False
+              ) -> Codes:
+        """The :class:`Codes` of ``table``: for each position, the options its codes
+        1, 2, ... name (labels, or option indices with ``indices=True``; None where a
+        code names no option).
+
+        >>> import dlx
+        >>> latin = dlx.ExactCover({(r, c, v): [("cell", r, c), ("row", r, v),
+        ...                                     ("col", c, v)]
+        ...                         for r in range(2) for c in range(2) for v in range(2)})
+        >>> p = dlx.Prepared(latin)
+        >>> codes = p.codes([[(r, c, v) for v in range(2)] for r in range(2) for c in range(2)])
+        >>> a = p.batch_codes(bytes([1, 0, 0, 0, 2, 2, 0, 0]), codes)
+        >>> a.found, a.status, a.solutions        # the second row clashes
+        ([1, 0], b'\\x00\\x01', b'\\x01\\x02\\x02\\x01\\x00\\x00\\x00\\x00')
+        """
+        links = self._links
+        rows = [[None if o is None else o if indices else links.option_index(o) for o in row]
+                for row in table]
+        return Codes(rows, len(links.labels))
+
+    def batch_codes(self, rows: bytes, codes: Codes, *, limit: int | None = 1,
+                    max_nodes: int | None = None, timeout: float | None = None
+                    ) -> CodedAnswers:
+        """:meth:`batch` for instances given as rows of codes: ``rows`` holds
+        ``codes.width`` bytes per instance, the code of each position (0: nothing
+        forced there), and each row's forced options are those its codes name, in
+        the order of their positions.  The answers (a :class:`CodedAnswers`) are the
+        batch's, with each first solution as a row of codes.  On the compiled core
+        nothing is made per row but the answers' numbers.  Raises ExactCoverError
+        when ``rows`` is not whole rows or a code names no option."""
+        check_positive(limit, "limit")
+        check_positive(max_nodes, "max_nodes")
+        timeout = check_seconds(timeout)
+        if not isinstance(codes, Codes):
+            raise ExactCoverError(f"codes must be made by Prepared.codes, not {shown(codes)}")
+        if not isinstance(rows, (bytes, bytearray, memoryview)):
+            raise ExactCoverError(f"rows must be bytes, not {type(rows).__name__}")
+        width = codes.width
+        if len(rows) % width:
+            raise ExactCoverError(f"rows: {len(rows)} bytes are not whole rows of {width}")
+        if self._on_core():
+            try:
+                found, nodes, status, seconds, sols = _engine.table(self._links).batch_codes(
+                    rows, width, codes.blob, limit=_engine.budget(limit),
+                    max_nodes=_engine.budget(max_nodes),
+                    timeout=-1.0 if timeout is None else float(timeout),
+                    bits=_engine.representation(self.engine))
+            except ValueError as e:
+                raise ExactCoverError(str(e).replace("batch_codes: ", "")) from None
+            return CodedAnswers(array.array("q", found).tolist(), array.array("q", nodes).tolist(),
+                                status, array.array("d", seconds).tolist(), sols)
+        sets = []
+        for at in range(0, len(rows), width):
+            row = rows[at:at + width]
+            opts = []
+            for p, c in enumerate(row):
+                o = codes.table[p][c - 1] if 0 < c <= codes.k else None
+                if c and o is None:
+                    raise ExactCoverError(f"row {at // width}, position {p}: code {c} names"
+                                          " no option")
+                if c:
+                    opts.append(o)
+            sets.append(opts)
+        answers = self.batch(sets, limit=limit, max_nodes=max_nodes, timeout=timeout,
+                             indices=True)
+        out = bytearray(len(rows))
+        for k, a in enumerate(answers):
+            for o in a.first or ():
+                p, c = codes.where.get(cast(int, o), (-1, 0))
+                if p >= 0:
+                    out[k * width + p] = c
+        status = bytes(1 if a.clash else 3 if a.timed_out else 2 if a.out_of_budget else 0
+                       for a in answers)
+        return CodedAnswers([a.found for a in answers], [a.nodes for a in answers], status,
+                            [a.seconds for a in answers], bytes(out))
 
     def minimize(self, forced: Iterable[Hashable], *,
                  groups: Iterable[Iterable[Hashable]] | None = None,

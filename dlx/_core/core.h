@@ -96,6 +96,7 @@ typedef struct Table {
                            none): the walks of W are Knuth's cyclic ones, which
                            do not set the secondary ones apart (build_layout) */
     int *BOUND, *SLACK; /* N1+1 (multi only): bounds v and slack v - u of primary items */
+    struct Bits *bits;  /* the bitset representation (bits.c), or NULL */
 } TableObject;
 
 extern DLX_HIDDEN PyTypeObject dlx_Table_Type;
@@ -136,6 +137,7 @@ DLX_HIDDEN PyObject *dlx_options_of(const TableObject *t, const int *xs, int n,
 
 /* Table.batch and Table.minimize (batch.c, minimize.c). */
 DLX_HIDDEN PyObject *dlx_Table_batch(TableObject *t, PyObject *args, PyObject *kwds);
+DLX_HIDDEN PyObject *dlx_Table_batch_codes(TableObject *t, PyObject *args, PyObject *kwds);
 DLX_HIDDEN PyObject *dlx_Table_minimize(TableObject *t, PyObject *args, PyObject *kwds);
 DLX_HIDDEN PyObject *dlx_Table_estimate(TableObject *t, PyObject *args, PyObject *kwds);
 
@@ -157,10 +159,23 @@ typedef struct Best {
 /* -------------------------------------------------------- the loop (loop.c) */
 
 DLX_HIDDEN int dlx_run_alloc(Run *r, const TableObject *t);
+DLX_HIDDEN int dlx_run_alloc_bare(Run *r, const TableObject *t);
+DLX_HIDDEN void dlx_run_load_links(Run *r);
 DLX_HIDDEN void dlx_run_reset(Run *r);
 DLX_HIDDEN void dlx_run_start(Run *r);
 DLX_HIDDEN int dlx_run_core(Run *r);
 DLX_HIDDEN int dlx_place_forced(Run *r, const int *forced, int n);
+
+/* The bitset representation (bits.c; bits.h says what it serves). */
+DLX_HIDDEN int dlx_bits_build(TableObject *t);
+DLX_HIDDEN void dlx_bits_free(struct Bits *b);
+DLX_HIDDEN int dlx_bits_attach(Run *r, int want);
+DLX_HIDDEN void dlx_bits_detach(Run *r);
+DLX_HIDDEN void dlx_bits_reset(Run *r);
+DLX_HIDDEN int dlx_bits_place_forced(Run *r, const int *forced, int n);
+DLX_HIDDEN int dlx_bits_run(Run *r);
+DLX_HIDDEN double dlx_bits_explored(const Run *r);
+DLX_HIDDEN int dlx_bits_sibling(const Run *r, int level, int option);
 
 /* Search below forced options just placed, without the GIL (batch.c). */
 DLX_HIDDEN int dlx_search_placed(Run *r, long long limit, long long max_nodes,

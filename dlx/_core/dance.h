@@ -81,6 +81,7 @@ _Static_assert(sizeof(Node) == 1 << NODE_SHIFT, "a Node is 16 bytes");
 struct Table;                /* core.h: the static arrays of a problem */
 struct Best;                 /* core.h: branch and bound */
 struct Memo;                 /* memo.h: counting by caching */
+struct Bits;                 /* bits.h: the bitset representation */
 
 /* The state of one search, with no Python objects in it (so the loop can run
    without the GIL): a copy of the dynamic arrays, the stack of choices, the
@@ -107,6 +108,12 @@ typedef struct {
     struct Best *bb;         /* branch and bound (mode best), else NULL */
     struct Memo *memo;       /* counting by caching (mode count), else NULL */
     int *first_x, first_len; /* the first solution (batches) */
+    /* the bitset representation (bits.c), when attached: its table's bitsets, the
+       states of the levels and their choices */
+    const struct Bits *bits;
+    void *bits_block;
+    char *bits_state;
+    uint64_t *bits_cand;
     /* counters and limits */
     long long nodes, updates, solutions, budget, limit, pause_at;
     int check_reason;
@@ -390,7 +397,7 @@ unpurify(Ctx *c, int p, const int colored)
 {
     char *nd = (char *)c->nd;
     int *COL = c->COL;
-    int cc = COL[IDX(p)], h = AT(nd, p)->t, back = 0;
+    int h = AT(nd, p)->t, back = 0;
     COL[IDX(h)] = 0;
     for (int q = AT(nd, h)->u; q != h; q = AT(nd, q)->u) {
         if (PURIFIED(AT(nd, q)))

@@ -20,6 +20,17 @@
 int
 dlx_run_alloc(Run *r, const TableObject *t)
 {
+    if (dlx_run_alloc_bare(r, t) < 0)
+        return -1;
+    dlx_run_load_links(r);
+    return 0;
+}
+
+/* dlx_run_alloc without copying the links (a search on the bitsets never reads
+   them): dlx_run_load_links copies them. */
+int
+dlx_run_alloc_bare(Run *r, const TableObject *t)
+{
     int N = t->N, N1 = t->N1, M = t->M;
     int depth = dlx_levels(t);
     size_t nodes = (size_t)M * sizeof(Node);
@@ -46,15 +57,21 @@ dlx_run_alloc(Run *r, const TableObject *t)
     r->deg = r->first + depth;
     r->BOUND = r->deg + depth;
     r->SLACK = t->SLACK;
-    if (t->multi)
-        memcpy(r->BOUND, t->BOUND, ((size_t)N1 + 1) * sizeof(int));
-    memcpy(r->nd, t->nodes, nodes);
-    memcpy(r->LL, t->LL, (size_t)(N + 2) * sizeof(int));
-    memcpy(r->RL, t->RL, (size_t)(N + 2) * sizeof(int));
-    memcpy(r->COL, t->COL, (size_t)M * sizeof(int));
-    r->zeros = t->zeros;
     r->budget = r->limit = -1;
     return 0;
+}
+
+void
+dlx_run_load_links(Run *r)
+{
+    const TableObject *t = r->t;
+    if (t->multi)
+        memcpy(r->BOUND, t->BOUND, ((size_t)t->N1 + 1) * sizeof(int));
+    memcpy(r->nd, t->nodes, (size_t)t->M * sizeof(Node));
+    memcpy(r->LL, t->LL, (size_t)(t->N + 2) * sizeof(int));
+    memcpy(r->RL, t->RL, (size_t)(t->N + 2) * sizeof(int));
+    memcpy(r->COL, t->COL, (size_t)t->M * sizeof(int));
+    r->zeros = t->zeros;
 }
 
 /* Put the links back as the table lays them out (after a search of a batch):
@@ -62,6 +79,10 @@ dlx_run_alloc(Run *r, const TableObject *t)
 void
 dlx_run_reset(Run *r)
 {
+    if (r->bits != NULL) {
+        dlx_bits_reset(r);
+        return;
+    }
     const TableObject *t = r->t;
     memcpy(r->nd, t->nodes, (size_t)t->M * sizeof(Node));
     memcpy(r->LL, t->LL, (size_t)(t->N + 2) * sizeof(int));
@@ -528,6 +549,8 @@ run_core_bounded_cached(Run *r)
 int
 dlx_run_core(Run *r)
 {
+    if (r->bits != NULL)
+        return dlx_bits_run(r);
     const TableObject *t = r->t;
     if (r->memo != NULL) {
         if (t->multi)
@@ -577,6 +600,8 @@ available(const Run *r, int f)
 int
 dlx_place_forced(Run *r, const int *forced, int n)
 {
+    if (r->bits != NULL)
+        return dlx_bits_place_forced(r, forced, n);
     Ctx c = ctx_of(r);
     const int colored = dlx_dance(r->t, 1);      /* (the dance of the steps) */
     long long k = 0;

@@ -135,7 +135,7 @@ ALWAYS_INLINE void
 bounded_key(Memo *m, const Run *r, uint64_t *k0, uint64_t *k1)
 {
     const char *nd = (const char *)r->nd;
-    const int *RL = r->RL, head = r->t->N + 1;
+    const int *RL = r->RL;
     uint64_t a = 0, b = 0;
     int now = ++m->now;
     for (int j = RL[0]; j != 0; j = RL[j]) {

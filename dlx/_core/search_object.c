@@ -52,6 +52,8 @@ read_forced(const TableObject *t, PyObject *seq, int **out, int *n)
 static double
 explored(const Run *r)
 {
+    if (r->bits != NULL)
+        return dlx_bits_explored(r);
     const char *nd = (const char *)r->nd;
     double done = 0.0, width = 1.0;
     for (int l = r->base; l <= r->level; l++) {
@@ -307,19 +309,19 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"table", "labels", "mode", "max_nodes", "limit", "heuristic",
                              "progress", "stats", "weights", "ratios", "integral", "forced",
-                             "timeout", "k", "scale", "cache", "sharp", "zdd", NULL};
+                             "timeout", "k", "scale", "cache", "sharp", "zdd", "bits", NULL};
     TableObject *t;
     PyObject *labels, *progress = Py_None, *stats = Py_None, *weights = Py_None,
              *ratios = Py_None, *forced = NULL, *sharp = Py_None;
     const char *mode_name;
     long long max_nodes = -1, limit = -1, scale = 1, cache = 0;
-    int heuristic = 0, integral = 0, k = 1, zdd = 0;
+    int heuristic = 0, integral = 0, k = 1, zdd = 0, bits = -1;
     double timeout = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiLLOp:Search", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiLLOpi:Search", kwlist,
                                      &dlx_Table_Type, &t, &labels, &mode_name, &max_nodes, &limit,
                                      &heuristic, &progress, &stats, &weights, &ratios,
                                      &integral, &forced, &timeout, &k, &scale, &cache, &sharp,
-                                     &zdd))
+                                     &zdd, &bits))
         return NULL;
     if (zdd && (cache <= 0 || t->multi)) {
         PyErr_SetString(PyExc_ValueError, "zdd needs a cache and no bounds");
@@ -395,7 +397,7 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         S->stats = stats;
     }
     Run *r = &S->run;
-    if (dlx_run_alloc(r, t) < 0) {
+    if (dlx_run_alloc_bare(r, t) < 0) {
         PyMem_Free(f);
         Py_DECREF(S);
         return PyErr_NoMemory();
@@ -422,6 +424,14 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(S);
         return NULL;
     }
+    int attached = dlx_bits_attach(r, cache > 0 ? 0 : bits);
+    if (attached < 0) {
+        PyMem_Free(f);
+        Py_DECREF(S);
+        return PyErr_NoMemory();
+    }
+    if (!attached)
+        dlx_run_load_links(r);
     r->updates = 0;
     int placed = dlx_place_forced(r, f, n_forced);
     PyMem_Free(f);
@@ -475,6 +485,7 @@ Search_dealloc(SearchObject *S)
     Search_clear(S);
     Py_XDECREF(S->table);
     PyMem_Free(S->run.block);
+    dlx_bits_detach(&S->run);
     PyMem_Free(S->bblock);
     PyMem_Free(S->run.wt);
     dlx_memo_free(S->run.memo);
@@ -565,16 +576,23 @@ Search_frontier(SearchObject *S, PyObject *unused)
     if (out == NULL)
         return NULL;
     for (int k = r->level; k >= r->base; k--) {
+        /* the links: the nodes after x[k] in its item's list; the bitsets: the
+           options after x[k] among the level's choices */
         int head = k == r->level ? OFF(r->i) : AT(nd, r->x[k])->t;
         int q = k == r->level ? r->x[k] : AT(nd, r->x[k])->d;
-        for (; q != head; q = AT(nd, q)->d) {
+        int xo = r->OPT[IDX(r->x[k])];
+        if (r->bits != NULL)
+            q = k == r->level ? xo : dlx_bits_sibling(r, k, xo);
+        for (; r->bits != NULL ? q >= 0 : q != head;
+             q = r->bits != NULL ? dlx_bits_sibling(r, k, q) : AT(nd, q)->d) {
             PyObject *piece = PyTuple_New(k + 1);
             if (piece == NULL) {
                 Py_DECREF(out);
                 return NULL;
             }
             for (int j = 0; j <= k; j++) {
-                PyObject *o = PyLong_FromLong(r->OPT[IDX(j < k ? r->x[j] : q)]);
+                int opt = j < k ? r->OPT[IDX(r->x[j])] : r->bits != NULL ? q : r->OPT[IDX(q)];
+                PyObject *o = PyLong_FromLong(opt);
                 if (o == NULL) {
                     Py_DECREF(piece);
                     Py_DECREF(out);
@@ -604,6 +622,12 @@ static PyObject *
 Search_get_nodes(SearchObject *S, void *closure)
 {
     return PyLong_FromLongLong(S->clash ? 0 : S->run.nodes);
+}
+
+static PyObject *
+Search_get_representation(SearchObject *S, void *closure)
+{
+    return PyUnicode_FromString(S->run.bits != NULL ? "bits" : "links");
 }
 
 static PyObject *
@@ -671,6 +695,8 @@ static PyGetSetDef Search_getset[] = {
      "'ready', 'paused' (at a solution), 'done', 'budget', 'timeout' or 'failed'", NULL},
     {"nodes", (getter)Search_get_nodes, NULL, "nodes visited so far", NULL},
     {"updates", (getter)Search_get_updates, NULL, "link updates so far", NULL},
+    {"representation", (getter)Search_get_representation, NULL,
+     "'bits' when the search runs on the bitsets (bits.c), else 'links'", NULL},
     {"solutions", (getter)Search_get_solutions, NULL, "solutions reached so far", NULL},
     {"cache", (getter)Search_get_cache, NULL,
      "counting by caching: {'entries': n, 'full': bool, 'overflow': bool}, or None", NULL},

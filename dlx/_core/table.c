@@ -6,6 +6,7 @@
  */
 
 #include "core.h"
+#include "bits.h"
 
 /* Copy the n numbers of seq into out (see core.h): the one reader of numbers. */
 int
@@ -370,7 +371,7 @@ table_finish(TableObject *t, PyObject *bound, PyObject *slack)
         secondary_nodes += t->TOP[x] > N1;
     }
     t->cyclic = !t->multi && !colored && 3 * secondary_nodes < option_nodes;
-    if (build_layout(t) < 0) {
+    if (build_layout(t) < 0 || dlx_bits_build(t) < 0) {
         Py_DECREF(t);
         return PyErr_NoMemory();
     }
@@ -522,6 +523,7 @@ Table_dealloc(TableObject *t)
     PyMem_Free(t->W);
     PyMem_Free(t->first);
     PyMem_Free(t->BOUND);
+    dlx_bits_free(t->bits);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -681,6 +683,15 @@ static PyMethodDef Table_methods[] = {
      "indices) or None, status 0 (done), 1 (the forced options clash), 2 (the node\n"
      "budget ran out) or 3 (the batch's time, timeout seconds, ran out: this set was\n"
      "stopped or not searched), seconds the time it took."},
+    {"batch_codes", (PyCFunction)(void (*)(void))dlx_Table_batch_codes,
+     METH_VARARGS | METH_KEYWORDS,
+     "batch_codes(rows, width, codes, limit=1, max_nodes=-1, timeout=-1.0, bits=-1)\n"
+     "    -> (found, nodes, status, seconds, solutions)\n\n"
+     "batch for sets given as rows of codes, a code per position (bytes, width per row):\n"
+     "code c > 0 at position p forces option codes[p * K + c - 1] (codes: int32 option\n"
+     "indices, -1 for none), 0 nothing.  Answers as bytes: found and nodes int64 per row,\n"
+     "status a byte per row, seconds doubles, and solutions a row of codes per row (the\n"
+     "code of each position in the first solution; 0: none)."},
     {"minimize", (PyCFunction)(void (*)(void))dlx_Table_minimize, METH_VARARGS | METH_KEYWORDS,
      "minimize(forced, groups, max_nodes=-1, unavoidable=(), keep=0, timeout=-1.0)\n"
      "    -> (status, found, kept, searches, nodes, unknown)\n\n"
