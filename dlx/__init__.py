@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
     from .formats import read_dlx, write_dlx
     from .parallel import split
-    from .prepared import Answer, Minimized, Prepared
+    from .prepared import Answer, CodedAnswers, Codes, Minimized, Prepared
     from .problem import Colored, ExactCover
     from .reduce import Reduced, reduce
     from .search import SearchState
@@ -61,7 +61,8 @@ del TYPE_CHECKING
 __version__ = "0.1.0"
 
 __all__ = [
-    "ExactCover", "Colored", "Prepared", "Answer", "Minimized", "estimate", "Estimate",
+    "ExactCover", "Colored", "Prepared", "Answer", "Codes", "CodedAnswers", "Minimized",
+    "estimate", "Estimate",
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not", "engine_for", "reduce", "Reduced",
@@ -81,7 +82,8 @@ _HOME = {
     "Solution": "events", "Stats": "events", "Try": "events", "Uncover": "events",
     "read_dlx": "formats", "write_dlx": "formats",
     "split": "parallel",
-    "Answer": "prepared", "Minimized": "prepared", "Prepared": "prepared",
+    "Answer": "prepared", "Codes": "prepared", "CodedAnswers": "prepared",
+    "Minimized": "prepared", "Prepared": "prepared",
     "Colored": "problem", "ExactCover": "problem",
     "Reduced": "reduce", "reduce": "reduce",
     "SearchState": "search",

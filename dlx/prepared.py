@@ -263,8 +263,9 @@ class Prepared:
         ([1, 0], b'\\x00\\x01', b'\\x01\\x02\\x02\\x01\\x00\\x00\\x00\\x00')
         """
         links = self._links
-        rows = [[None if o is None else o if indices else links.option_index(o) for o in row]
-                for row in table]
+        rows: list[list[int | None]] = [
+            [None if o is None else cast(int, o) if indices else links.option_index(o)
+             for o in row] for row in table]
         return Codes(rows, len(links.labels))
 
     def batch_codes(self, rows: bytes, codes: Codes, *, limit: int | None = 1,
@@ -287,13 +288,14 @@ class Prepared:
         width = codes.width
         if len(rows) % width:
             raise ExactCoverError(f"rows: {len(rows)} bytes are not whole rows of {width}")
-        if self._on_core():
+        engine = _engine._requested(self.engine)        # (DLX_ENGINE read once)
+        if _engine.select(engine) and _engine.fits(self._links):
             try:
                 found, nodes, status, seconds, sols = _engine.table(self._links).batch_codes(
                     rows, width, codes.blob, limit=_engine.budget(limit),
                     max_nodes=_engine.budget(max_nodes),
                     timeout=-1.0 if timeout is None else float(timeout),
-                    bits=_engine.representation(self.engine))
+                    bits=_engine.representation(engine))
             except ValueError as e:
                 raise ExactCoverError(str(e).replace("batch_codes: ", "")) from None
             return CodedAnswers(array.array("q", found).tolist(), array.array("q", nodes).tolist(),
@@ -314,8 +316,8 @@ class Prepared:
                              indices=True)
         out = bytearray(len(rows))
         for k, a in enumerate(answers):
-            for o in a.first or ():
-                p, c = codes.where.get(cast(int, o), (-1, 0))
+            for q in a.first or ():
+                p, c = codes.where.get(cast(int, q), (-1, 0))
                 if p >= 0:
                     out[k * width + p] = c
         status = bytes(1 if a.clash else 3 if a.timed_out else 2 if a.out_of_budget else 0

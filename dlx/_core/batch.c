@@ -86,8 +86,22 @@ typedef struct {
     long long limit, max_nodes;
     double deadline;
     int on_main, late, interrupted, broken;
+    unsigned sets;                  /* sets searched since the last look at signals */
     PyThreadState *ts;
 } Batch;
+
+/* Before a set: on the main thread, every 256 sets, run the signal handlers (a
+   batch of many small searches may never reach a check point inside one). */
+static void
+batch_poll(Batch *B)
+{
+    if (!B->on_main || (++B->sets & 255) != 0)
+        return;
+    PyEval_RestoreThread(B->ts);
+    if (PyErr_CheckSignals() < 0)
+        B->interrupted = 1;
+    B->ts = PyEval_SaveThread();
+}
 
 /* Search set k (its forced options as node offsets) and record its answer; the
    links (or bitsets) are reset after.  Without the GIL. */
@@ -148,6 +162,7 @@ batch_start(Run *r, const TableObject *t, int bits, Batch *B, long long limit,
     B->limit = limit;
     B->max_nodes = max_nodes;
     B->late = B->interrupted = B->broken = 0;
+    B->sets = 0;
     /* signals are handled on the main thread only: elsewhere a check point needs
        no GIL (see drive) */
     B->on_main = PyThread_get_thread_ident() == dlx_main_thread;
@@ -221,8 +236,10 @@ dlx_Table_batch(TableObject *t, PyObject *args, PyObject *kwds)
         return PyErr_NoMemory();
     }
     B.ts = PyEval_SaveThread();
-    for (Py_ssize_t k = 0; k < count && !B.broken && !B.interrupted; k++)
+    for (Py_ssize_t k = 0; k < count && !B.broken && !B.interrupted; k++) {
         search_set(r, &B, &a, k, all + start[k], (int)(start[k + 1] - start[k]));
+        batch_poll(&B);
+    }
     PyEval_RestoreThread(B.ts);
     PyObject *result = NULL;
     if (batch_failed(&B))
@@ -334,6 +351,7 @@ dlx_Table_batch_codes(TableObject *t, PyObject *args, PyObject *kwds)
             if (cs[p])
                 forced[n++] = OFF(t->first[code[p * K + cs[p] - 1]]);
         search_set(r, &B, &a, k, forced, n);
+        batch_poll(&B);
     }
     PyEval_RestoreThread(B.ts);
     if (!batch_failed(&B)) {

@@ -15,7 +15,7 @@ import dlx
 
 from .errors import SudokuFormatError, seconds, whole
 from .grid import Grid, PuzzleLike, as_grid
-from .matrix import indices, prepared
+from .matrix import codes, prepared
 from .notations import _BYTE_OF_VALUE, _CELL_OF_BYTE
 from .shapes import _SIZE_OF_COUNT, Shape, _expected_size
 from .verdicts import _BY_COUNT, Verdict
@@ -349,21 +349,14 @@ def _run_groups(groups: list[_Group], limit: int | None, max_nodes: int | None,
     for group in groups:
         left = None if deadline is None else max(deadline - time.monotonic(), 1e-9)
         shape = group.shape
-        m = shape.size ** 2
-        blob = group.blob
-        ix = indices(shape)
-        forced = ix.forced
-        answers = prepared(shape, engine).batch(
-            [forced(blob[j:j + m]) for j in range(0, len(blob), m)],
-            limit=limit, max_nodes=max_nodes, timeout=left, indices=True)
-        out = bytearray(blob)
-        for j, a in enumerate(answers):
-            group.timed_out = group.timed_out or a.timed_out
-            group.codes.append(_CLASH if a.clash else _OUT_OF_BUDGET if a.out_of_budget
-                               else a.found)
-            group.nodes.append(a.nodes)
-            group.seconds.append(a.seconds)
-            group.found.append(a.found)
-            if a.first is not None:
-                out[j * m:(j + 1) * m] = ix.values(a.first)  # type: ignore[arg-type]
-        group.solutions = bytes(out)
+        # the cell values are the rows of codes (digit d at a cell: code d): no list of
+        # options is made per puzzle, and the first solutions come back as values
+        a = prepared(shape, engine).batch_codes(group.blob, codes(shape), limit=limit,
+                                                max_nodes=max_nodes, timeout=left)
+        group.timed_out = 3 in a.status
+        group.codes = [_CLASH if st == 1 else _OUT_OF_BUDGET if st else found
+                       for found, st in zip(a.found, a.status, strict=True)]
+        group.nodes = a.nodes
+        group.seconds = a.seconds
+        group.found = a.found
+        group.solutions = a.solutions

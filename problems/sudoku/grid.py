@@ -39,7 +39,7 @@ class Grid:
 
     _values: tuple[int, ...]
     _shape: Shape
-    _givens: tuple[bool, ...] | None
+    _givens: tuple[int, ...] | None     # true where given (the puzzle's values will do)
 
     def __init__(self, values: str | Sequence[Any], box: tuple[int, int] | None = None, *,
                  shape: Shape | None = None, givens: Iterable[bool] | None = None) -> None:
@@ -62,7 +62,7 @@ class Grid:
 
     @classmethod
     def _make(cls, values: tuple[int, ...], shape: Shape,
-              givens: tuple[bool, ...] | None = None) -> Grid:
+              givens: tuple[int, ...] | None = None) -> Grid:
         g = object.__new__(cls)
         object.__setattr__(g, "_values", values)
         object.__setattr__(g, "_shape", shape)
@@ -131,9 +131,7 @@ class Grid:
     @property
     def givens(self) -> tuple[bool, ...]:
         """Which cells were given in the puzzle (for a parsed puzzle: the filled ones)."""
-        if self._givens is not None:
-            return self._givens
-        return tuple(map(bool, self._values))
+        return tuple(map(bool, self._values if self._givens is None else self._givens))
 
     @property
     def rows(self) -> tuple[tuple[int, ...], ...]:

@@ -27,7 +27,7 @@ import dlx
 
 from .shapes import Placement, Shape
 
-__all__ = ["full_problem", "prepared", "forced", "values_of", "Indices"]
+__all__ = ["full_problem", "prepared", "forced", "values_of", "Indices", "codes"]
 
 _Engine = Literal["auto", "c", "python"]
 
@@ -104,6 +104,26 @@ def indices(shape: Shape) -> Indices:
     if found is None:
         found = cache["indices"] = Indices(shape)
     return found
+
+
+def codes(shape: Shape) -> dlx.Codes:
+    """The full matrix's options as :class:`dlx.Codes`: at each cell, digit d is code d,
+    so a puzzle's cell values (0 blank) are its row for :meth:`dlx.Prepared.batch_codes`
+    and a solution comes back as its values.  Built once per shape.
+
+    >>> from problems.sudoku.shapes import Shape
+    >>> shape = Shape.standard(4)
+    >>> a = prepared(shape).batch_codes(bytes([1, 0, 0, 0, 0, 0, 3, 0,
+    ...                                        0, 4, 0, 0, 0, 0, 0, 2]), codes(shape))
+    >>> a.found, list(a.solutions)
+    ([1], [1, 3, 2, 4, 4, 2, 3, 1, 2, 4, 1, 3, 3, 1, 4, 2])
+    """
+    cache = shape.tables().core
+    found = cache.get("codes")
+    if found is None:
+        of = indices(shape).of
+        found = cache["codes"] = prepared(shape).codes([row[1:] for row in of], indices=True)
+    return cast(dlx.Codes, found)
 
 
 def forced(shape: Shape, values: Sequence[int]) -> list[Placement]:

@@ -50,7 +50,7 @@ _Cell = tuple[int, int, int, str]
 def _one_line(values: tuple[int, ...], n: int) -> str:
     """The one-line notation: a character per cell up to 35x35, else space-separated numbers."""
     if n <= 35:
-        return "".join(_VALUE_CHAR[v] for v in values)
+        return bytes(values).translate(_BYTE_OF_VALUE).decode("ascii")
     return " ".join(map(str, values))
 
 

@@ -69,7 +69,7 @@ name (for command lines and ``generate(level=...)``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
@@ -615,7 +615,8 @@ class _Solver:
     def next_step(self, up_to: int = Level.XY_WING) -> Step | None:
         """The first step of the simplest technique that applies, or None (only the
         techniques of level ``up_to`` or less)."""
-        finders = (self.hidden_single, self.naked_single, self.locked_candidates,
+        finders: tuple[Callable[[], Step | None], ...] = (
+                   self.hidden_single, self.naked_single, self.locked_candidates,
                    lambda: self.naked_subset(2), lambda: self.fish(2),
                    lambda: self.hidden_subset(2), lambda: self.naked_subset(3),
                    lambda: self.fish(3), lambda: self.hidden_subset(3), self.xy_wing)

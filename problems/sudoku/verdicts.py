@@ -15,7 +15,7 @@ import dlx
 
 from .errors import SudokuError, _shown, seconds, whole
 from .grid import Grid, PuzzleLike, as_grid
-from .matrix import forced, indices, prepared, values_of
+from .matrix import codes, forced, prepared, values_of
 from .shapes import Shape, Unit
 
 __all__ = ["Verdict", "Clash", "explain", "is_legal", "solve", "solutions", "count", "classify"]
@@ -101,6 +101,9 @@ def _solved(solution: tuple[object, ...], puzzle: Grid) -> Grid:
 
 def _check_search(limit: Any, max_nodes: Any, stats: Any, timeout: Any) -> None:
     """Raise :class:`SudokuError` naming the first search argument that is not of its kind."""
+    if max_nodes is None and stats is None and timeout is None and (
+            limit is None or (type(limit) is int and limit > 0)):
+        return                                          # (the common call, at once)
     whole(limit, "limit", low=1, none=True)
     whole(max_nodes, "max_nodes", low=1, none=True)
     seconds(timeout)
@@ -112,21 +115,22 @@ def _search(g: Grid, limit: int | None, max_nodes: int | None, stats: dlx.Stats 
             timeout: float | None = None) -> tuple[int, Grid | None]:
     """Search ``g`` up to ``limit`` solutions: (how many, the first as a Grid or None).
 
-    Without ``stats`` this is a batch of one on the prepared matrix (option indices,
+    Without ``stats`` this is a batch of one on the prepared matrix (a row of codes,
     no label made): the per-puzzle call costs little more than a puzzle of a batch."""
     _check_search(limit, max_nodes, stats, timeout)
     shape = g.shape
     if stats is None:
-        ix = indices(shape)
-        (answer,) = prepared(shape).batch([ix.forced(g.values)], limit=limit,
-                                          max_nodes=max_nodes, timeout=timeout, indices=True)
-        first = None if answer.first is None else \
-            Grid._make(tuple(ix.values(answer.first)), shape, g.givens)  # type: ignore[arg-type]
-        if answer.timed_out:
-            raise dlx.BudgetExceeded(None, answer.found, timeout=timeout)
-        if answer.out_of_budget:
-            raise dlx.BudgetExceeded(max_nodes, answer.found)
-        return answer.found, first
+        # the cell values are the puzzle's row of codes (dlx.Prepared.batch_codes)
+        a = prepared(shape).batch_codes(bytes(g.values), codes(shape), limit=limit,
+                                        max_nodes=max_nodes, timeout=timeout)
+        found, status = a.found[0], a.status[0]
+        if status == 3:
+            raise dlx.BudgetExceeded(None, found, timeout=timeout)
+        if status == 2:
+            raise dlx.BudgetExceeded(max_nodes, found)
+        # (the puzzle's values say which cells were given)
+        first = Grid._make(tuple(a.solutions), shape, g._givens or g._values) if found else None
+        return found, first
     found, grid = 0, None
     for sol in prepared(shape).solutions(forced(shape, g.values), limit=limit,
                                          max_nodes=max_nodes, timeout=timeout, stats=stats):
