@@ -174,10 +174,11 @@ dlx_bits_build(TableObject *t)
     /* Whether they pay, by size and density: a node on the bitsets costs a copy of
        the level's state and a look at every option an item ever had (words or a
        list), where the links touch only the options still live.  So the bitsets
-       win on few options of several items each (queens, pentominoes, 9x9 Sudoku,
-       random covers with options of 4 or more items: 0.5x to 0.95x the time) and
-       lose where many short options die early (random covers of pairs and
-       triples among thousands of options: up to 3.5x; 16x16 Sudoku: 1.25x).
+       win on a few hundred options of several items each (the dense workloads of
+       bench/tdoku_bench.py, random covers with options of 4 or more items: 0.5x
+       to 0.95x the time) and lose where many short options die early (random
+       covers of pairs and triples among thousands of options: up to 3.5x; a
+       matrix of 4,096 options of 4 items: 1.25x).
        The rule, from those measurements (bench/tdoku_bench.py --generic): at most
        48 words of options, options of 3.5 items or more on average, a state of
        at most 4 KiB. */
