@@ -38,6 +38,7 @@ def test_best_matches_brute_force(p, data, maximize):
         assert sum(w[o] for o in sol) == score
 
 
+@pytest.mark.slow
 @given(problems(colors=False), st.data())
 def test_best_with_float_weights(p, data):
     w = {label: data.draw(st.floats(-3, 3, allow_nan=False)) for label in p.options}

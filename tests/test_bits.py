@@ -56,6 +56,7 @@ def _representation(problem, engine="c-bits", **kw) -> str:
 @given(problems(max_items=7, max_options=14, colors=False),
        st.sampled_from(["mrv", "first"]), st.sampled_from([None, 1, 3, 8, 40]),
        st.data())
+@pytest.mark.slow
 @settings(max_examples=150)
 def test_the_bitsets_search_as_the_links_do(problem, heuristic, max_nodes, data):
     """Solutions, order, Stats and the frontier after a budget stop: all three

@@ -231,6 +231,7 @@ def test_langford_n_is_explained():
 # ------------------------------------------------------------------------ one interface
 
 
+@pytest.mark.slow
 def test_file_defaults_to_stdin_everywhere():
     assert _dlx("solve", input=TOY).stdout == "c e; a d f; b g\n"
     assert _dlx("solve", "--count", "-", input=TOY).stdout == "1\n"
@@ -278,6 +279,7 @@ def test_judge_batches_with_count_stats_and_a_leading_count(capsys, tmp_path):
     assert (code, out, err) == (2, "", f"dlx: {empty}:1: no cases: the input is empty\n")
 
 
+@pytest.mark.slow
 def test_timeout_gives_124(capsys, tmp_path):
     # 18-queens in Knuth's format: far more than a second of search
     n = 18
@@ -299,6 +301,7 @@ def test_timeout_gives_124(capsys, tmp_path):
                         r" unfinished\n", err)
 
 
+@pytest.mark.slow
 def test_a_big_problem_is_not_bad_input(tmp_path):
     # 200,000 items on one line (2.1 MB), one option covering them all: 1 solution.
     n = 200_000

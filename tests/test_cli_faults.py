@@ -99,6 +99,7 @@ def test_numbers_beyond_any_option_are_one_line_usage_errors(toy, argv, option):
     usage_error(dlx_run(*(a.replace("{toy}", toy) for a in argv)), option)
 
 
+@pytest.mark.slow
 def test_sizes_beyond_any_memory_say_so(toy):
     for argv in (["queens", str(10**30)], ["langford", BIG], ["dominoes", f"{BIG}x2"]):
         done = dlx_run(*argv, "--count")
@@ -107,6 +108,7 @@ def test_sizes_beyond_any_memory_say_so(toy):
                                " limit is 200,000\n")
 
 
+@pytest.mark.slow
 def test_the_largest_numbers_are_taken_and_work(tmp_path, toy):
     most = str(MAX_COUNT)
     done = dlx_run("queens", "6", "--count", "--limit", most, "--max-nodes", most,
@@ -132,6 +134,7 @@ def test_jobs_has_a_cap_named_in_the_message():
     usage_error(dlx_run("queens", "8", "--count", "--jobs", str(max_jobs() + 1)), "--jobs")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, where, what", [
     ("1" * 5000 + "|a b\na b\n", "1:1", "the bound of item 'a'"),
     ("a b\na b |" + "9" * 5000 + "\n", "2:5", "the cost"),
@@ -167,6 +170,7 @@ def test_a_cost_summed_past_what_python_writes_is_printed_whole(tmp_path):
 # ------------------------------------------------------------------ 3. no markup
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["x[/red]y.dlx", "[old]/p.dlx", "[bold]b[/bold].dlx",
                                   ":smile:.dlx"])
 def test_file_names_are_shown_as_they_are_not_as_markup(tmp_path, name):
@@ -199,6 +203,7 @@ def _started_and_signalled(argv: list[str], signum: int, delay: float
     return proc.returncode, out.decode(), err.decode()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum, runs", [(signal.SIGINT, 24), (signal.SIGTERM, 8)])
 def test_a_signal_at_any_moment_of_start_up_is_one_line(signum, runs):
     # SIGINT or SIGTERM at random moments of the first 150 ms of `dlx queens 14 --count`
@@ -257,6 +262,7 @@ def signalled_at_import(k: int, argv: list[str], signum: int = signal.SIGINT,
                           stdin=subprocess.DEVNULL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [1, 2, 4, 8, 16, 32, 48, 64])
 def test_ctrl_c_during_each_import_of_the_command_is_one_line(k):
     # dlx.cli.main has put its handlers in place; the command modules (argparse,
@@ -397,6 +403,7 @@ def _terminated_after_output(argv: list[str], settle: float, **env: str
     return proc.returncode, out.decode().split("\n"), err.decode()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [[], ["--jobs", "2"]])
 @pytest.mark.parametrize("settle", [0.0, 0.05, 0.2])
 def test_sigterm_stops_between_answers_whole_lines_only_143(extra, settle):
@@ -408,6 +415,7 @@ def test_sigterm_stops_between_answers_whole_lines_only_143(extra, settle):
         assert len(json.loads(line)["columns"]) == 12
 
 
+@pytest.mark.slow
 def test_sigterm_in_solve_says_how_far_it_got(tmp_path):
     # 2**18 solutions, one line each
     path = tmp_path / "many.dlx"
@@ -461,6 +469,7 @@ def test_sigterm_in_a_sudoku_batch_is_143_with_whole_lines():
     feeding.join(timeout=60)
 
 
+@pytest.mark.slow
 def test_sigterm_to_the_process_group_of_a_parallel_run():
     # `kill -TERM -PGID` (a supervisor, a job control stop): the workers die at once,
     # the command says what happened, and no process of the group is left behind
@@ -477,6 +486,7 @@ def test_sigterm_to_the_process_group_of_a_parallel_run():
 # -------------------------------------------------------------- 6. an ASCII terminal
 
 
+@pytest.mark.slow
 def test_non_ascii_names_on_an_ascii_terminal_are_escaped(tmp_path):
     path = tmp_path / "accents.dlx"
     path.write_text("é ü | ñ\né ñ:ß\nü\n", encoding="utf-8")

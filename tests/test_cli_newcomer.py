@@ -26,6 +26,7 @@ def dlx_cmd(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess
 # ------------------------------------------- 2. budgets keep what was found, everywhere
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit", [["--timeout", "0.5"], ["--max-nodes", "20000"]])
 def test_a_count_that_runs_out_says_how_many_so_far(limit):
     done = dlx_cmd("queens", "20", "--count", *limit)
@@ -51,6 +52,7 @@ def test_a_listing_that_runs_out_keeps_the_solutions_it_printed():
         " far, search unfinished\n"
 
 
+@pytest.mark.slow
 def test_sudoku_count_of_an_empty_grid_under_a_time_limit():
     done = dlx_cmd("sudoku", "count", "--timeout", "1", stdin="." * 81 + "\n")
     assert done.returncode == 124 and re.fullmatch(r"[1-9]\d*\+\n", done.stdout)
@@ -82,6 +84,7 @@ def test_rectangles_and_judge_counts_under_a_budget(tmp_path: Path):
 # ------------------------------------------- 3. rectangles: no option that does nothing
 
 
+@pytest.mark.slow
 def test_rectangles_has_no_all_and_its_limit_goes_with_count(tmp_path: Path):
     done = dlx_cmd("rectangles", "--all", stdin="1\n1 1 1\n0 0 1 1\n")
     assert done.returncode == 2 and done.stderr.startswith("usage: dlx rectangles ")
@@ -107,6 +110,7 @@ def test_an_unknown_option_shows_the_usage_of_its_command():
     assert done.stderr.startswith("usage: dlx queens ") and done.returncode == 2
 
 
+@pytest.mark.slow
 def test_the_commands_with_jobs_are_those_the_readme_names():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     for command in (["solve"], ["queens"], ["langford"], ["dominoes"], ["pentominoes"],
@@ -164,6 +168,7 @@ def test_rate_of_an_illegal_puzzle_names_the_clash():
                            " solution (dlx sudoku classify says Illegal)\n")
 
 
+@pytest.mark.slow
 def test_solve_given_a_sudoku_suggests_dlx_sudoku(tmp_path: Path):
     path = tmp_path / "puzzles.txt"
     line = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."

@@ -459,6 +459,7 @@ def one_line(done: subprocess.CompletedProcess[str]) -> str:
     return lines[-1]
 
 
+@pytest.mark.slow
 def test_cli_score_stops_inside_a_puzzle_at_the_time_limit():
     empty = "." * 256                       # a 16x16 whose best score takes minutes
     done, took = dlx_run("sudoku", "score", "--timeout", "1", "-", stdin=empty + "\n" + PE1)
@@ -470,6 +471,7 @@ def test_cli_score_stops_inside_a_puzzle_at_the_time_limit():
         assert line.startswith("dlx: <stdin>:1: the best score found before the time limit")
 
 
+@pytest.mark.slow
 def test_cli_generate_stops_at_the_time_limit():
     done, took = dlx_run("sudoku", "generate", "--box", "4x4", "--rating", "x-wing",
                          "--timeout", "1", "--seed", "1")
@@ -499,6 +501,7 @@ def test_cli_generate_refuses_a_box_too_big_at_once():
     assert done.returncode == 2 and "the largest is 64x64" in one_line(done)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
 def test_cli_input_with_no_end_is_refused_at_the_line_cap():
     for verb in ("solve", "score", "rate"):
@@ -514,6 +517,7 @@ def test_cli_input_with_no_end_is_refused_at_the_line_cap():
     assert one_line(done) == "dlx: <stdin>:1: line is longer than 50 characters"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
 def test_cli_regions_with_no_end_are_refused_at_once():
     done, took = dlx_run("sudoku", "count", "--regions", "/dev/zero", "-", stdin="." * 16)
@@ -526,6 +530,7 @@ def test_cli_regions_with_no_end_are_refused_at_once():
                         r" --max-line N reads more", one_line(done))
 
 
+@pytest.mark.slow
 def test_cli_reading_endless_blank_lines_keeps_the_time_limit():
     for verb in ("solve", "score"):
         done, took = dlx_run(shell=f"yes '' | $DLX sudoku {verb} --timeout 1")
@@ -534,6 +539,7 @@ def test_cli_reading_endless_blank_lines_keeps_the_time_limit():
                                   " no answer")
 
 
+@pytest.mark.slow
 def test_cli_huge_numbers_are_bad_input():
     for argv in (["--givens", str(2**63 - 1)], ["--rating", str(10**400)],
                  ["--rating", "9" * 5000], ["--box", f"1x{2**63}"]):

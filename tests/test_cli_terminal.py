@@ -167,6 +167,7 @@ def test_count_is_printed_clear_of_the_progress_line():
     assert shown and all(0 <= f <= 100 for f in shown) and shown == sorted(shown)
 
 
+@pytest.mark.slow
 def test_solutions_printed_while_the_line_shows_go_above_it():
     code, raw = in_terminal(["queens", "10", "--all", "--format", "jsonl"])
     assert code == 0 and " nodes (" in raw
@@ -177,6 +178,7 @@ def test_solutions_printed_while_the_line_shows_go_above_it():
     assert screen_of(raw) == ["200"]
 
 
+@pytest.mark.slow
 def test_messages_and_statistics_after_the_line_is_gone(tmp_path):
     path = tmp_path / "q11.dlx"
     n = 11
@@ -219,6 +221,7 @@ def test_sudoku_answers_and_errors_stay_in_order_above_the_bar():
     assert screen_of(raw) == [PE1_SOLUTION] * 40 + [bad] + [PE1_SOLUTION] * 40
 
 
+@pytest.mark.slow
 def test_a_long_search_on_the_pure_engine_gets_one_note():
     # the core blocked as if it had not been built, and "long" made 0 s: a note, once
     code = ("import sys; sys.modules['dlx._core'] = None\n"
@@ -249,6 +252,7 @@ def test_a_long_search_on_the_pure_engine_gets_one_note():
     assert (done.stdout, done.stderr) == ("724\n", "")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["queens", "9", "--all"], ["langford", "11", "--count"]])
 def test_nothing_but_answers_when_stdout_is_a_file(tmp_path, argv):
     # stderr a terminal (progress drawn there), stdout a file: the file holds answers only

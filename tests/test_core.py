@@ -53,6 +53,7 @@ def both(view, *args, **kwargs):
 # ------------------------------------------------------------------ differential
 
 
+@pytest.mark.slow
 @needs_core
 @given(problems(), st.sampled_from([None, "mrv", "first"]))
 def test_solutions_and_stats_agree(p, heuristic):
@@ -62,6 +63,7 @@ def test_solutions_and_stats_agree(p, heuristic):
     assert c == py
 
 
+@pytest.mark.slow
 @needs_core
 @given(problems(max_items=7, max_options=12))
 def test_core_matches_the_oracle(p):
@@ -95,6 +97,7 @@ def test_budgets_agree(p, budget, heuristic):
         assert c[1][0] == budget
 
 
+@pytest.mark.slow
 @needs_core
 @given(problems(), st.data(), st.booleans())
 def test_best_agrees(p, data, maximize):
@@ -106,6 +109,7 @@ def test_best_agrees(p, data, maximize):
     assert c == py
 
 
+@pytest.mark.slow
 @needs_core
 @given(problems(colors=False), st.data(), st.sampled_from([None, "first"]))
 def test_best_with_float_weights_agrees(p, data, heuristic):
@@ -279,6 +283,7 @@ except KeyboardInterrupt:
     assert seconds < 10, f"took {seconds:.1f} s to answer Ctrl-C"
 
 
+@pytest.mark.slow
 @needs_core
 def test_ctrl_c_stops_a_lazy_search():
     code = """
@@ -371,6 +376,7 @@ def test_solutions_are_lazy():
     gen.close()
 
 
+@pytest.mark.slow
 @needs_core
 def test_abandoned_iterators_do_not_leak():
     p = queens(10)
@@ -423,6 +429,7 @@ def test_small_and_empty_problems(p, want):
     assert c == py and c[0] == want
 
 
+@pytest.mark.slow
 @needs_core
 def test_ten_thousand_levels_and_huge_options():
     n = 10_000

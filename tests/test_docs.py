@@ -132,6 +132,7 @@ def rendered(browser: str, page: Path) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("page, title, least", [
     ("index.html", "dlx: exact cover with Dancing Links", 3),

@@ -268,6 +268,7 @@ def test_a_full_cache_warns_on_each_engine(engine):
         assert dlx.count(dominoes(6, 6), cache=100, engine=engine) == 6728
 
 
+@pytest.mark.slow
 @given(bounded(), st.data(), st.integers(1, 3))
 def test_branch_and_bound_under_bounds_on_both_engines(p, data, k):
     """Issue 22: the core runs best() on problems with bounds (Algorithm M; it handed

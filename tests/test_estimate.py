@@ -34,6 +34,7 @@ def within(e: dlx.Estimate, problem: dlx.ExactCover, z: float = 4.5) -> None:
     assert abs(e.nodes - s.nodes) <= z * e.nodes_error + 1e-9, (e, s.nodes)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("n", [4, 5, 6])
 def test_algorithm_ms_tree_is_probed(engine, n):

@@ -81,6 +81,7 @@ def test_prepared_still_takes_any_iterable(engine):
 HUGE_BOUNDS = [2**62, 2**63, 2**64, 2**64 + 1, 10**30]
 
 
+@pytest.mark.slow
 @given(bounded_problems(), st.data())
 def test_counting_by_caching_takes_bounds_of_any_size(p, data):
     # a bound past what the core holds runs on the pure engine, whose cache key is a
@@ -164,6 +165,7 @@ def _timed(call) -> tuple[float, dlx.BudgetExceeded]:
 SLACK = 1.0          # the harness allows 1.5 s; laying out 300-queens alone took 2 s
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("view", ["count", "solutions", "best", "best k", "cache", "zdd",
                                   "Prepared.count", "Prepared.batch"])
 def test_a_time_limit_holds_on_a_problem_slow_to_lay_out(view):
@@ -209,6 +211,7 @@ def test_a_stopped_deep_search_does_not_build_its_frontier_unasked(view):
     assert seconds < 0.5, f"{view}(timeout=0.05) took {seconds:.2f} s"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not engines.available(), reason="the compiled core is not built")
 def test_the_cores_branch_and_bound_does_not_lay_the_problem_out_in_python():
     # best on the core read each option's share off the Python layout of the problem:
@@ -239,6 +242,7 @@ def test_the_frontier_made_when_read_is_the_one_a_search_leaves(engine):
     assert (again.frontier, again.found, str(again)) == (pieces, stop.found, str(stop))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_out_of_time_before_the_search_starts(engine, monkeypatch):
     # the clock runs out while the problem is laid out: nothing found, no nodes, and
@@ -320,6 +324,7 @@ def test_a_domino_count_stopped_by_time_ends_on_time_in_little_memory():
 # --------------------------------------------------------- 7. threads
 
 
+@pytest.mark.slow
 def test_threads_sharing_a_problem_never_see_it_half_laid_out():
     # a problem shared by threads is laid out on first use: a thread that came second
     # read the arrays while the first was making them ("'Links' object has no attribute

@@ -466,6 +466,7 @@ def assert_round_trip(p, **kwargs):
     return q
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(problems(), st.booleans())
 def test_round_trip(p, labels_as_comments):
@@ -477,6 +478,7 @@ def test_round_trip(p, labels_as_comments):
 ODD = st.characters(exclude_categories=("Cc", "Cs"))  # control characters are tested above
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(problems(names=st.text(ODD, min_size=1, max_size=4), colours=st.text(ODD, max_size=3)))
 def test_whatever_writes_reads_back(p):

@@ -29,6 +29,7 @@ def _failures(family: str) -> str:
             + fuzzing.table(results) + "\n\n" + fuzzing.failures_report(bad, examples=2))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["random", "arguments"])
 def test_api_cases_have_no_failures(family):
     """Random problems on both engines against the oracle; malformed API arguments."""

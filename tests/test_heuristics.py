@@ -62,6 +62,7 @@ def test_sharp_finds_every_solution_once_on_both_engines(p, heuristic):
     assert len({repr(v) for v in seen.values()}) == 1, seen
 
 
+@pytest.mark.slow
 @given(sharpened())
 def test_weighted_finds_every_solution_once_on_both_engines(p):
     want = brute_force(p)
@@ -116,6 +117,7 @@ def test_the_rules_are_named_in_errors():
         dlx.count(p, heuristic="sharpest")
 
 
+@pytest.mark.slow
 def test_the_command_line_takes_the_rules_a_cache_and_writes_a_zdd(tmp_path):
     import subprocess
     import sys

@@ -81,6 +81,7 @@ def dependencies() -> dict[str, set[str]]:
     return graph
 
 
+@pytest.mark.slow
 def test_no_import_circle_in_dlx():
     graph = dependencies()
     # a package's __init__ may import its own submodules (that is what it is for);
@@ -115,6 +116,7 @@ def test_the_engine_imports_neither_problems_nor_the_command_line():
             assert not target.startswith(("problems", "dlx.cli")), f"{path}:{line} {target}"
 
 
+@pytest.mark.slow
 def test_problems_use_only_the_public_api():
     public = set(dlx.__all__)
     for path in PROBLEMS.rglob("*.py"):

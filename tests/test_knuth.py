@@ -41,6 +41,7 @@ class _quiet:
         self._w.__exit__(*exc)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(n for n in ANSWERS if "count" in ANSWERS[n]))
 def test_counts_and_nodes_are_knuths(name):
     want = ANSWERS[name]

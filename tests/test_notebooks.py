@@ -36,6 +36,7 @@ def test_there_are_notebooks() -> None:
     assert [p.name[:3] for p in NOTEBOOKS] == ["01-", "02-", "03-", "04-", "05-"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path: Path, kernel_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JUPYTER_PATH", str(kernel_path))

@@ -174,6 +174,7 @@ def puzzles(draw, strategy):
 @given(st.one_of(puzzles(problems()), puzzles(colored_problems()),
                  puzzles(bounded_problems())),
        st.sampled_from([None, 1, 4]), st.sampled_from([0, 0, 1, 2, 3]))
+@pytest.mark.slow
 def test_minimize_leaves_one_solution_and_drops_every_group_it_can(case, max_nodes, keep):
     """Against every solution (brute force): the options kept have exactly one solution;
     a group dropped is gone whole, an option in no group stays; and every group kept
@@ -270,6 +271,7 @@ def test_minimize_takes_option_indices(engine):
     assert by_index[1:] == by_label[1:]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not engines.available(), reason="the C core is not built")
 def test_ctrl_c_stops_a_long_minimize_in_the_core():
     """A 25x25 puzzle with no node budget takes minutes: Ctrl-C stops it within a check
@@ -288,6 +290,7 @@ except KeyboardInterrupt:
     assert seconds < 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["python", "c"] if dlx.engine.available() else ["python"])
 def test_minimize_stops_at_its_timeout(engine):
     """Issue 20: minimize had no time limit (a 16x16 generate ran seconds past its

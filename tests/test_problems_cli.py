@@ -130,6 +130,7 @@ def test_langford_and_dominoes(capsys):
     assert run(capsys, "dominoes", "3x3", "-q") == (1, "", "")
 
 
+@pytest.mark.slow
 def test_pentominoes(capsys):
     code, out, err = run(capsys, "pentominoes", "3x20", "--distinct", "--all", "--format",
                          "jsonl")

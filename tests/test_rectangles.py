@@ -72,6 +72,7 @@ def test_merge_changes_nothing_but_size():
         assert dlx.is_exact_cover(plain, sol) and dlx.is_exact_cover(merged, sol)
 
 
+@pytest.mark.slow
 def test_30x30_with_500_pieces():
     pieces = rectangles.random_pieces(30, 30, 500, seed=3)
     assert len(pieces) == 500

@@ -90,6 +90,7 @@ def test_same_solutions(p):
     check(p)
 
 
+@pytest.mark.slow
 @given(colored_problems())
 def test_same_solutions_with_colours(p):
     check(p)
@@ -100,6 +101,7 @@ def test_same_solutions_with_bounds(p):
     check(p)
 
 
+@pytest.mark.slow
 @given(heavy_bounds())
 def test_same_solutions_with_larger_bounds(p):
     check(p)
@@ -241,6 +243,7 @@ def test_solve_reduce_says_what_it_removed():
 
 @pytest.mark.parametrize("extra", [["--count"], ["--best", "3"], ["--limit", "5"],
                                    ["--count", "--jobs", "2"], ["--format", "jsonl"]])
+@pytest.mark.slow
 def test_solve_reduce_composes(extra):
     for name in ("costs-colours.dlx", "pent6x5.dlx"):
         path = str(KNUTH / name)

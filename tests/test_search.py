@@ -33,6 +33,7 @@ def test_toy_node_and_update_counts():
     assert (s.nodes, s.updates, s.solutions, s.profile) == (6, 27, 1, [1, 2, 2, 1])
 
 
+@pytest.mark.slow
 @given(problems())
 def test_solutions_match_brute_force(p):
     got = list(dlx.solutions(p, max_nodes=BUDGET))
@@ -44,6 +45,7 @@ def test_solutions_match_brute_force(p):
     assert set(map(frozenset, got)) == set(reference_solutions(p))
 
 
+@pytest.mark.slow
 @given(colored_problems())
 def test_colours_match_brute_force(p):
     got = list(dlx.solutions(p, max_nodes=BUDGET))
@@ -304,6 +306,7 @@ def test_the_search_tree_is_the_plain_algorithms(p, heuristic):
         assert stats == (s.nodes, s.updates, s.solutions, s.profile)
 
 
+@pytest.mark.slow
 @given(st.one_of(problems(), colored_problems()), st.data())
 def test_forced_options_search_exactly_the_subtree_below_them(p, data):
     """forced=: the search below that partial solution, as if chosen first: the plain
@@ -340,6 +343,7 @@ def test_forced_options_on_the_toy_problem():
         dlx.count(skipped, forced=["s"])
 
 
+@pytest.mark.slow
 @given(bounded_problems())
 def test_bounds_match_brute_force(p):
     """Algorithm M: every subset of options within every primary item's bounds, once."""
@@ -349,6 +353,7 @@ def test_bounds_match_brute_force(p):
     assert set(map(frozenset, got)) == brute_force(p)
 
 
+@pytest.mark.slow
 @given(bounded_problems(), st.integers(1, 30))
 def test_bounds_links_restored_after_stopping_anywhere(p, stop_after):
     links = Links.build(p)
@@ -376,6 +381,7 @@ def test_counting_by_caching_keys_a_colour_even_when_no_option_of_it_is_left():
     assert dlx.count(p, cache=True) == dlx.count(p) == 3
 
 
+@pytest.mark.slow
 @given(st.one_of(problems(), colored_problems(), bounded_problems()), st.integers(1, 50))
 def test_counting_by_caching_gives_the_plain_count(p, limit):
     plain = dlx.count(p, max_nodes=BUDGET)
@@ -400,6 +406,7 @@ def test_counting_by_caching_counts_what_no_search_can_visit():
         dlx.count(board, cache=-1)
 
 
+@pytest.mark.slow
 def test_a_counting_cache_grows_linearly_with_depth():
     """Issue 20: keys were lists of what is left, so a chain of n one-item options took
     O(n**2) memory (8,000 levels 267 MB, 100,000 ran out of 24 GB).  A signature has a

@@ -538,6 +538,7 @@ def test_max_score_matches_brute_force(perm, removed, weights):
 @settings(deadline=None, max_examples=60)
 @given(st.sampled_from(["standard", "x", "jigsaw"]), st.lists(st.integers(0, 4), min_size=16,
        max_size=16), st.lists(st.integers(-6, 9), min_size=16, max_size=16))
+@pytest.mark.slow
 def test_max_score_on_variants_matches_brute_force(kind, cells, weights):
     regions = "AAABCABBCCDBCDDD"
     diagonals = [[(k, k) for k in range(4)], [(k, 3 - k) for k in range(4)]]

@@ -133,6 +133,7 @@ def test_numpy_boards():
 # ----------------------------------------------------------------------- 16x16 notations
 
 
+@pytest.mark.slow
 def test_16x16_notations():
     g = sudoku.generate(box=(4, 4), seed=8)
     letters = str(g)
@@ -146,6 +147,7 @@ def test_16x16_notations():
         Grid.parse("".join("0123456789ABCDEF"[v - 1] for v in full.values))
 
 
+@pytest.mark.slow
 def test_reading_16_lines_of_16_numbers_is_one_puzzle():
     g = sudoku.generate(box=(4, 4), seed=8)
     rows = [g.values[r * 16:(r + 1) * 16] for r in range(16)]

@@ -80,6 +80,7 @@ def check_batch(puzzles, limit, eng, shape=None, max_nodes=BUDGET):
 # --------------------------------------------------------------------------- fixed puzzles
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("eng", ENGINES)
 @pytest.mark.parametrize("limit", [1, 2, 5])
 def test_data_puzzles_agree_with_the_per_puzzle_functions(eng, limit):
@@ -89,6 +90,7 @@ def test_data_puzzles_agree_with_the_per_puzzle_functions(eng, limit):
     assert any(o.legal and o.found == 0 for o in got)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("eng", ENGINES)
 def test_the_verbs_agree_with_the_per_puzzle_functions(eng):
     puzzles = data_puzzles() + [IMPOSSIBLE, "1.2." + "." * 12, [0] * 36]
@@ -212,6 +214,7 @@ def puzzles(draw, names=tuple(SHAPES)):
     return name, cells
 
 
+@pytest.mark.slow
 @needs_core
 @settings(deadline=None, max_examples=300)
 @given(puzzles(), st.sampled_from([1, 2, 3, None]))
@@ -228,6 +231,7 @@ def test_random_puzzles_agree_on_every_shape(case, limit):
 @settings(deadline=None, max_examples=60)
 @given(st.lists(puzzles(("4x4", "6x6", "9x9", "X 4x4", "jigsaw 6x6")), min_size=1,
                 max_size=6), st.sampled_from([1, 2, None]))
+@pytest.mark.slow
 def test_random_batches_agree_on_both_engines(cases, limit):
     by_shape: dict[str, list] = {}
     for name, cells in cases:
@@ -270,6 +274,7 @@ def test_one_line_reading_is_the_parser(text, box):
 
 
 
+@pytest.mark.slow
 @needs_core
 @pytest.mark.parametrize("puzzles", ['["." * 81]',              # one search of years
                                      '["." * 16] * 300_000'])   # many short ones

@@ -162,6 +162,7 @@ def test_generate_small_grids(seed: int, box: tuple[int, int], symmetry: str | N
 
 @pytest.mark.parametrize("shape", [sudoku.Shape.diagonal(9), JIGSAW, sudoku.Shape.diagonal(6),
                                    sudoku.Shape.standard(12)], ids=["X", "jigsaw", "X6", "12x12"])
+@pytest.mark.slow
 def test_generate_other_shapes(shape: sudoku.Shape) -> None:
     p = sudoku.generate(shape, seed=5)
     assert p.shape == shape
@@ -378,6 +379,7 @@ def test_minimize_symmetric() -> None:
     assert_unique_and_minimal(p, sudoku.orbits(9, "rot180"))
 
 
+@pytest.mark.slow
 def test_minimize_full_grid_of_every_shape() -> None:
     for shape in (sudoku.Shape.standard(4), sudoku.Shape.diagonal(9), JIGSAW):
         grid = sudoku.random_grid(shape, seed=3)

@@ -190,6 +190,7 @@ def test_max_score_is_exact_for_any_size_of_whole_number_and_fractions() -> None
 # --------------------------------------------------------------------------- time limits
 
 
+@pytest.mark.slow
 def test_max_score_keeps_its_time_limit_and_hands_over_the_best_so_far() -> None:
     started = time.monotonic()
     with pytest.raises(dlx.BudgetExceeded) as info:
@@ -213,6 +214,7 @@ def test_rate_keeps_its_time_limit() -> None:
     assert sudoku.solve_steps(PE1, timeout=60) == list(sudoku.rate(PE1).steps)
 
 
+@pytest.mark.slow
 def test_generate_keeps_its_time_limit() -> None:
     started = time.monotonic()
     with pytest.raises(dlx.BudgetExceeded) as info:     # no 16x16 x-wing in 200 tries: minutes
@@ -221,6 +223,7 @@ def test_generate_keeps_its_time_limit() -> None:
     assert info.value.max_nodes is None and info.value.timeout == 0.5
 
 
+@pytest.mark.slow
 def test_generate_many_hands_out_what_it_made_in_time() -> None:
     started = time.monotonic()
     made = []

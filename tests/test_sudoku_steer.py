@@ -54,6 +54,7 @@ def test_the_moves_keep_the_rules_and_the_pattern(symmetry):
 
 @pytest.mark.parametrize("symmetry, level", [("none", 3), ("none", 6), ("rot180", 5),
                                              ("mirror", 7), ("rot90", 3)])
+@pytest.mark.slow
 def test_a_steered_puzzle_is_new_unique_of_its_level_and_minimal_for_it(symmetry, level):
     if level not in steer.SEEDS.get(symmetry, {}):
         pytest.skip(f"no seeds of level {level} for {symmetry}")
@@ -83,6 +84,7 @@ def test_generate_keeps_its_puzzles_when_no_level_is_asked():
         str(sudoku.generate(box=(2, 2), seed=7)), str(sudoku.generate(box=(2, 2), seed=8))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("symmetry", [None, "rot180"])
 def test_every_level_the_help_offers_is_made_in_seconds(symmetry):
     for level in range(10):
@@ -108,6 +110,7 @@ def dlx(*argv: str) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
+@pytest.mark.slow
 def test_the_command_makes_the_example_of_its_help():
     for seed in ("1", "2", "3"):
         done = dlx("sudoku", "generate", "--rating", "x-wing", "--seed", seed)
@@ -133,6 +136,7 @@ def test_one_puzzle_that_cannot_be_made_does_not_stop_the_run():
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 2
 
 
+@pytest.mark.slow
 def test_generate_runs_on_processes_with_the_same_puzzles():
     alone = dlx("sudoku", "generate", "--count", "4", "--seed", "9", "--rating", "3")
     spread = dlx("sudoku", "generate", "--count", "4", "--seed", "9", "--rating", "3",

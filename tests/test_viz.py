@@ -108,6 +108,7 @@ def test_links_figure_greys_hidden_rows_and_covered_columns(steps: viz.Stepper) 
     assert fig._repr_png_().startswith(b"\x89PNG")  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_greyed_rows_match_hidden_options_at_every_pause(steps: viz.Stepper) -> None:
     for p in steps:
         fig = viz.links_figure(p)
@@ -347,6 +348,7 @@ def test_without_the_viz_extra_jupyter_shows_one_line() -> None:
 # --------------------------------------------------------------------------- issue 24
 
 
+@pytest.mark.slow
 def test_the_slider_steps_forward_and_back_and_the_picture_follows(toy) -> None:
     pytest.importorskip("ipywidgets")       # in the dev and notebooks extras
     steps = viz.record(toy)

@@ -127,6 +127,7 @@ def test_from_solutions_holds_the_solutions(problem):
     assert again == z                   # one diagram per family, whatever the order
 
 
+@pytest.mark.slow
 @given(colored_problems())
 def test_from_solutions_of_coloured_problems(problem):
     solutions = brute_force(problem)
@@ -141,6 +142,7 @@ def test_dlx6_shape_counts_lists_in_search_order_and_is_no_bigger(problem):
     assert z.nodes <= reported
 
 
+@pytest.mark.slow
 @given(colored_problems())
 def test_dlx6_shape_of_coloured_problems(problem):
     z, reported = dlx6(problem)
@@ -318,6 +320,7 @@ def test_node_gives_branch_nodes_only():
 
 # --- deep and huge diagrams -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_chain_of_50000_levels_has_no_recursion_limit():
     n = 50_000
     assert n > sys.getrecursionlimit()
@@ -520,6 +523,7 @@ def test_binary_and_undecodable_input(tmp_path):
         ZDD.read(io.BytesIO(GOOD.encode()))
 
 
+@pytest.mark.slow
 @given(st.one_of(problems(), colored_problems()), st.data())
 def test_dlx_zdd_is_the_same_diagram_on_both_engines(p, data):
     """dlx.zdd (counting by caching as DLX6 builds the diagram): the same nodes, root

@@ -1,8 +1,8 @@
 /* dlx._core's batches: Table.batch searches one problem under many sets of
  * forced options (dlx.Prepared), on one copy of the links (or the bitsets) and
  * without the GIL, resetting them between sets; Table.batch_codes does the same
- * for sets given as rows of small codes (a choice per position: Sudoku's digits
- * per cell, say), answering with codes too, so that no Python object is made
+ * for sets given as rows of small codes (a choice per position: a digit per
+ * cell of a grid, say), answering with codes too, so that no Python object is made
  * per set.  dlx_search_placed, the search below forced options already placed,
  * is minimize.c's too.
  */
