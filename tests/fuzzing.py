@@ -1622,6 +1622,7 @@ class Ran:
     seconds: float
     leftovers: bool = False
     signalled: float | None = None      # seconds after the start a signal was sent
+    early: bool = False                 # it came before the interpreter caught that signal
 
     @property
     def stderr(self) -> str:
@@ -1679,6 +1680,7 @@ class _Command:
             data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
             threading.Thread(target=self._feed, args=(data,), daemon=True).start()
         self.signalled: float | None = None
+        self.early = False
 
     def _read(self, stream: Any, key: str) -> None:
         while True:
@@ -1699,6 +1701,7 @@ class _Command:
             return False
         if self.signalled is None:
             self.signalled = time.monotonic() - self.started
+            self.early = not _catches(self.proc.pid, signum)
         try:
             if group:
                 os.killpg(self.proc.pid, signum)
@@ -1744,7 +1747,19 @@ class _Command:
             reader.join(5)
         _report_child(self.proc.pid, done=True)
         return Ran(self.argv, code, b"".join(self.chunks["out"]), b"".join(self.chunks["err"]),
-                   seconds, leftovers, self.signalled)
+                   seconds, leftovers, self.signalled, self.early)
+
+
+def _catches(pid: int, signum: int) -> bool:
+    """Does process ``pid`` catch ``signum`` yet (its SigCgt in /proc)?  True when unknown."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    except OSError:
+        pass
+    return True
 
 
 def run_dlx(argv: Sequence[Any], *, cwd: Path, stdin: Any = None,
@@ -1825,6 +1840,10 @@ def cli_verdict(ran: Ran, what: str, *, allowed: Iterable[int] = (0, 1, 2, 124),
     if ran.code < 0:
         name = signal.Signals(-ran.code).name
         sent = name in ("SIGINT", "SIGTERM") and ran.signalled is not None
+        if sent and ran.early:
+            # sent while the interpreter was still starting, before it handles the
+            # signal at all: the default action is the only possible answer
+            return INTERRUPTED, "", ""
         raise Verdict(CRASH, f"killed by the {name} it was sent" if sent else
                       f"{what}: killed by {name}", f"{what}: stderr: {_short(err, 200)}")
     if _TRACEBACK in err:
