@@ -28,11 +28,15 @@ True
 Where things are
 ----------------
 =====================  ==========================================================
-:mod:`.pieces`         how pieces are cut (:func:`split`, the driver's cuts)
-:mod:`.schedule`       how they are scheduled: the driver, task budgets, faults
-:mod:`.worker`         what a worker does with a task
+:mod:`.pieces`         how pieces are cut (:func:`split`, the driver's first cut)
+:mod:`.schedule`       how they are scheduled: the driver, batches, faults, deadlines
+:mod:`.sizing`         how big a task is: budgets sized to the round trip and driver
+:mod:`.report`         what ``progress`` receives (:class:`Report`: fraction, ETA)
+:mod:`.worker`         what a worker does with a task (and how it cuts the rest)
 :mod:`.answers`        how each view finds and merges answers (a class per view)
 :mod:`.executors`      which executors are supported, how faults look
+:mod:`.checkpoint`     the frontier and the answer so far on disk, and resuming
+:mod:`.checkfile`      the checkpoint's file: format, fingerprint, atomic writes
 =====================  ==========================================================
 
 ``executor`` is any :class:`concurrent.futures.Executor`: a thread pool (the
@@ -48,12 +52,21 @@ labels each).  Labels, items and a callable ``heuristic`` must therefore be
 picklable for a process pool or a cluster (a thread pool shares them).
 
 *Dynamic balance.*  A task is a run of consecutive pieces with a node budget
-(``piece_nodes``; by default about :data:`TASK_SECONDS` of search).  When a task
-runs out of budget, its worker hands back the frontier of the piece it stopped in
-(:attr:`dlx.BudgetExceeded.frontier`) and the pieces it did not start; they go
-back into the queue.  So a heavy subtree is cut up while it runs and never holds
-the whole run, and a task never runs long: a cancelled run stops within one task.
-(A search with bounds, Algorithm M, hands over no frontier: its tree is one piece.)
+(``piece_nodes``; by default about a task time sized to the executor: at least
+:data:`TASK_SECONDS`, and :data:`ROUND_TRIPS` times its round trip, measured at the
+start: about a second on Dask).  When a task runs out of budget, its worker cuts
+what it did not finish where it runs: the frontier of the piece it stopped in
+(:attr:`dlx.BudgetExceeded.frontier`), keyed and weighed there, and the pieces it did
+not start, handed back as one batch that goes back into the queue.  So a heavy
+subtree is cut up while it runs and never holds the whole run, the driver's work
+per task stays a few operations, and a task never runs long: a cancelled run stops
+within one task.  (A search with bounds, Algorithm M, hands over no frontier: its
+tree is one piece.)
+
+*Checkpoints.*  ``checkpoint=PATH`` (:func:`count`, :func:`solutions`,
+:func:`best`) saves the frontier and the answer so far every ``checkpoint_every``
+seconds, on Ctrl-C and at the end, and resumes from them when run again: see
+:mod:`.checkpoint`.
 
 *Order.*  :func:`solutions` yields the serial search's order by default
 (``ordered=True``, holding back solutions of later pieces until the earlier ones
@@ -82,7 +95,9 @@ queued and propagate; tasks already running finish within their budget.
 
 *Progress.*  ``progress`` is called (at most every :data:`REPORT_EVERY` seconds,
 and at the end) with a :class:`Report`: the merged :class:`~dlx.Stats` so far
-plus the estimated fraction of the tree done and the pieces done and left.
+plus the estimated fraction of the tree done (Knuth's estimate: each piece counts
+for its share of the tree), the time left at this run's pace, the pieces done, in
+flight and left, the workers, and when the last checkpoint was written.
 
 >>> seen = []
 >>> with ThreadPoolExecutor(2) as ex:
@@ -96,7 +111,8 @@ True
 For the command line (``--jobs N``, ``--scheduler ADDRESS``), :func:`executor`
 makes the executor and a ``progress`` callback drives a display::
 
-    ex = parallel.executor(scheduler=address) if address else parallel.executor(jobs=n)
+    ex = parallel.executor(scheduler=address, connect_timeout=5) if address \
+        else parallel.executor(jobs=n)
     with ex:
         total = parallel.count(problem, ex, stats=stats,
                                progress=lambda r: bar.update(task, completed=r.fraction))
@@ -107,6 +123,7 @@ KeyboardInterrupt comes out of ``count`` (exit 130), BudgetExceeded out of a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Generator, Hashable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -115,17 +132,23 @@ from ..errors import BudgetExceeded, ExactCoverError, shown
 from ..options import Engine, Options, SearchKeywords
 from ..problem import ExactCover
 from ..search import SearchState
-from .answers import BestAnswer, CountAnswer, FirstAnswer, SolutionsAnswer
-from .executors import MAX_JOBS, executor
+from .answers import Answer, BestAnswer, CountAnswer, FirstAnswer, SolutionsAnswer
+from .executors import CONNECT_TIMEOUT, MAX_JOBS, executor, inline
 from .pieces import Piece, split
-from .schedule import REPORT_EVERY, RETRIES, TASK_SECONDS, Driver, Report
+from .report import REPORT_EVERY, Report
+from .schedule import RETRIES, Driver
+from .sizing import ROUND_TRIPS, TASK_SECONDS
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
     from typing import Unpack
 
+    from .checkpoint import Checkpoint, Spec
+
 __all__ = ["split", "count", "solutions", "first", "is_unique", "best", "Report", "executor",
-           "RETRIES", "REPORT_EVERY", "TASK_SECONDS", "MAX_JOBS", "Piece", "Engine"]
+           "inline", "RETRIES", "REPORT_EVERY", "TASK_SECONDS", "ROUND_TRIPS", "MAX_JOBS",
+           "CONNECT_TIMEOUT", "Piece", "Engine"]
+
 
 
 def _options(view: str, keywords: Mapping[str, Any]) -> Options:
@@ -143,6 +166,20 @@ def _run(drv: Driver) -> None:
         pass
 
 
+def _checkpoint(where: Any, every: float | None, problem: ExactCover, view: str,
+                answer: Answer, opts: Options, **keywords: Any) -> Checkpoint | None:
+    """The checkpoint of a run (None without ``checkpoint=``); json and hashlib are
+    imported only then."""
+    if where is None:
+        if every is not None:
+            raise ExactCoverError("checkpoint_every goes with checkpoint=PATH")
+        return None
+    from . import checkpoint
+
+    return checkpoint.make(checkpoint.spec(where, every, problem, None), view, answer, opts,
+                           **keywords)
+
+
 def count(
     problem: ExactCover,
     executor: Executor,
@@ -150,6 +187,8 @@ def count(
     limit: int | None = None,
     pieces: int | None = None,
     piece_nodes: int | None = None,
+    checkpoint: str | os.PathLike[str] | Spec | None = None,
+    checkpoint_every: float | None = None,
     **keywords: Unpack[SearchKeywords],
 ) -> int:
     """Count the solutions on ``executor`` (up to ``limit``): :func:`dlx.count` in parallel.
@@ -167,7 +206,11 @@ def count(
     pieces : int or None
         How many pieces the first split makes (default 16 per worker).
     piece_nodes : int or None
-        The node budget of a task (default: about :data:`TASK_SECONDS` of search).
+        The node budget of a task (default: about a task time sized to the executor).
+    checkpoint : path or None
+        Save the frontier and the count so far there every ``checkpoint_every``
+        seconds (default 60), on Ctrl-C and at the end, and resume from it when it
+        exists (:mod:`dlx.parallel.checkpoint`).
 
     Examples
     --------
@@ -180,8 +223,10 @@ def count(
     (52, 10)
     """
     answer = CountAnswer(limit)
-    _run(Driver(problem, executor, answer, _options("count", keywords), pieces=pieces,
-                piece_nodes=piece_nodes))
+    opts = _options("count", keywords)
+    ck = _checkpoint(checkpoint, checkpoint_every, problem, "count", answer, opts, limit=limit)
+    _run(Driver(problem, executor, answer, opts, pieces=pieces, piece_nodes=piece_nodes,
+                checkpoint=ck))
     return answer.result()
 
 
@@ -213,6 +258,8 @@ def solutions(
     ordered: bool = True,
     pieces: int | None = None,
     piece_nodes: int | None = None,
+    checkpoint: str | os.PathLike[str] | Spec | None = None,
+    checkpoint_every: float | None = None,
     **keywords: Unpack[SearchKeywords],
 ) -> Iterator[tuple[Hashable, ...]]:
     """Yield the solutions found on ``executor``: :func:`dlx.solutions` in parallel.
@@ -222,8 +269,10 @@ def solutions(
     the search starts at the first ``next()``, and closing the iterator cancels
     the pieces still queued.  Out of budget, :class:`~dlx.BudgetExceeded`'s
     ``found`` lists the solutions yielded, then those found but not yet yielded (in
-    search order); its ``frontier`` holds the pieces not searched.  The other
-    arguments are those of :func:`count`.
+    search order); its ``frontier`` holds the pieces not searched.  With a
+    ``checkpoint``, the solutions also go to ``PATH.solutions.jsonl`` as they are
+    yielded, and a resumed run yields those of the file first (the whole answer
+    again), then the rest.  The other arguments are those of :func:`count`.
 
     >>> import dlx
     >>> from concurrent.futures import ThreadPoolExecutor
@@ -233,14 +282,23 @@ def solutions(
     [('x', 'y'), ('xy',)]
     """
     answer = SolutionsAnswer(limit, ordered)
-    drv = Driver(problem, executor, answer, _options("solutions", keywords), pieces=pieces,
-                 piece_nodes=piece_nodes)
+    opts = _options("solutions", keywords)
+    ck = _checkpoint(checkpoint, checkpoint_every, problem, "solutions", answer, opts,
+                     limit=limit, ordered=ordered)
+    drv = Driver(problem, executor, answer, opts, pieces=pieces, piece_nodes=piece_nodes,
+                 checkpoint=ck)
     return _yield(drv, answer, limit)
 
 
 def _yield(drv: Driver, answer: SolutionsAnswer, limit: int | None
            ) -> Iterator[tuple[Hashable, ...]]:
     found: list[tuple[Hashable, ...]] = []
+    if drv.checkpoint is not None:
+        for sol in drv.checkpoint.stored():       # what a resumed run had yielded
+            found.append(sol)
+            yield sol
+            if len(found) == limit:
+                return
     run = drv.run()
     assert isinstance(run, Generator)
     try:
@@ -292,6 +350,8 @@ def best(
     bound: Callable[[SearchState], Any] | None = None,
     pieces: int | None = None,
     piece_nodes: int | None = None,
+    checkpoint: str | os.PathLike[str] | Spec | None = None,
+    checkpoint_every: float | None = None,
     **keywords: Unpack[SearchKeywords],
 ) -> Any:
     """The best solution by total weight (or the ``k`` best): :func:`dlx.best` in parallel.
@@ -323,6 +383,8 @@ def best(
     values = serial.weights_of(links, problem.cost if weight is None else weight)
     weights = dict(zip(links.labels, values, strict=True))
     answer = BestAnswer(k, maximize)
+    ck = _checkpoint(checkpoint, checkpoint_every, problem, "best", answer, opts,
+                     weights=weights, k=k, maximize=maximize, bound=bound)
     _run(Driver(problem, executor, answer, opts, pieces=pieces, piece_nodes=piece_nodes,
-                weights=weights, k=k or 1, maximize=maximize, bound=bound))
+                weights=weights, k=k or 1, maximize=maximize, bound=bound, checkpoint=ck))
     return answer.result()

@@ -1,9 +1,10 @@
 """How each view's answers are found in a piece and merged: one small class per view.
 
 A worker runs :meth:`Answer.search` on each piece of its task (the serial view,
-:mod:`dlx.serial`, below the piece's forced options); the driver hands each
-piece's answer to :meth:`Answer.take` with the piece's key (its place in search
-order), and reads the merged answer with :meth:`Answer.result`.
+:mod:`dlx.serial`, below the piece's forced options) and merges the answers of its
+pieces with :meth:`Answer.combine`; the driver hands each task's answer to
+:meth:`Answer.take` with the task's key (the key of its first piece: its place in
+search order), and reads the merged answer with :meth:`Answer.result`.
 
 * :class:`CountAnswer` adds counts, up to the limit.
 * :class:`SolutionsAnswer` holds solutions back until every earlier piece is done
@@ -74,8 +75,23 @@ class Answer:
 
     @staticmethod
     def enough(r: Any) -> bool:
-        """Should the task stop after a piece that answered ``r``?"""
+        """Should the task stop, its answer so far being ``r``?"""
         return False
+
+    @staticmethod
+    def zero() -> Any:
+        """The answer of no piece."""
+        return None
+
+    @staticmethod
+    def combine(a: Any, b: Any, job: Job) -> Any:
+        """The answer of pieces answering ``a`` and then, later in search order, ``b``."""
+        raise NotImplementedError
+
+    @staticmethod
+    def cut_short(found: Any) -> Any:
+        """The answer of what a piece found before it stopped (``BudgetExceeded.found``)."""
+        return found
 
     # -- in the driver ---------------------------------------------------------
 
@@ -87,20 +103,16 @@ class Answer:
         """Merge the answer ``r`` found under ``key`` (a piece's, or part of one)."""
         raise NotImplementedError
 
-    def take_partial(self, key: tuple[int, ...], partial: Any) -> None:
-        """A piece stopped part way, handing back its unexplored subtrees: merge what it
-        found before it stopped (``BudgetExceeded.found``)."""
-        self.take(key, partial)
-
     def keep_partial(self, partial: Any) -> None:
         """A piece stopped part way with no subtrees to hand back (it is run again, cut
         one level down): keep what it found that will not be found again."""
 
     def opened(self, key: tuple[int, ...]) -> None:
-        """A piece with ``key`` joined the queue."""
+        """A run of pieces starting at ``key`` joined the queue (a batch: the pieces up to
+        the next batch's key that are not done)."""
 
     def closed(self, key: tuple[int, ...]) -> None:
-        """The piece with ``key`` is done (its answer taken, or its subtrees queued)."""
+        """The task with ``key`` came back (its answer taken, the rest queued anew)."""
 
     def release(self) -> Iterator[list[Piece]]:
         """Solutions that may be handed out now (solutions only)."""
@@ -129,6 +141,14 @@ class CountAnswer(Answer):
     @staticmethod
     def used(r: int) -> int:
         return r
+
+    @staticmethod
+    def zero() -> int:
+        return 0
+
+    @staticmethod
+    def combine(a: int, b: int, job: Job) -> int:
+        return a + b
 
     def limit_left(self) -> int | None:
         return None if self.limit is None else self.limit - self.total
@@ -164,6 +184,19 @@ class SolutionsAnswer(Answer):
     def used(r: list[Piece]) -> int:
         return len(r)
 
+    @staticmethod
+    def zero() -> list[Piece]:
+        return []
+
+    @staticmethod
+    def combine(a: list[Piece], b: list[Piece], job: Job) -> list[Piece]:
+        a.extend(b)
+        return a
+
+    @staticmethod
+    def cut_short(found: Any) -> list[Piece]:
+        return list(found or ())
+
     def limit_left(self) -> int | None:
         if self.limit is None:
             return None
@@ -190,6 +223,10 @@ class SolutionsAnswer(Answer):
         while self.ready and (not self.ordered or not self.open
                               or self.ready[0][0] < self.open[0]):
             _, sols = heapq.heappop(self.ready)
+            if self.limit is not None and self.released + len(sols) >= self.limit:
+                sols = sols[:self.limit - self.released]
+                self.ready.clear()
+                self.finished = True
             self.released += len(sols)
             yield sols
 
@@ -215,12 +252,17 @@ class FirstAnswer(Answer):
     def enough(r: Piece | None) -> bool:
         return r is not None
 
+    @staticmethod
+    def combine(a: Piece | None, b: Piece | None, job: Job) -> Piece | None:
+        return a if a is not None else b
+
+    @staticmethod
+    def cut_short(found: list[Piece] | None) -> Piece | None:
+        return found[0] if found else None          # (what solutions() found)
+
     def take(self, key: tuple[int, ...], r: Piece | None) -> None:
         if r is not None:
             self.answer, self.finished = r, True
-
-    def take_partial(self, key: tuple[int, ...], partial: list[Piece] | None) -> None:
-        self.take(key, partial[0] if partial else None)     # (what solutions() found)
 
     def so_far(self) -> list[Piece]:
         return []
@@ -245,6 +287,18 @@ class BestAnswer(Answer):
         assert job.weights is not None
         return serial.best(problem, job.weights, opts, k=job.k, maximize=job.maximize,
                            bound=job.bound)
+
+    @staticmethod
+    def zero() -> list[tuple[Any, Piece]]:
+        return []
+
+    @staticmethod
+    def combine(a: list[tuple[Any, Piece]], b: list[tuple[Any, Piece]], job: Job
+                ) -> list[tuple[Any, Piece]]:
+        """The k best of both, ties to ``a`` (the earlier pieces): a stable sort."""
+        both = a + b
+        both.sort(key=(lambda t: -t[0]) if job.maximize else (lambda t: t[0]))
+        return both[:job.k]
 
     def take(self, key: tuple[int, ...], r: list[tuple[Any, Piece]]) -> None:
         for i, (score, sol) in enumerate(r):

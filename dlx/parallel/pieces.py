@@ -26,7 +26,7 @@ import heapq
 import time
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .. import serial
 from ..errors import BudgetExceeded, ExactCoverError, shown
@@ -45,10 +45,12 @@ _CHAIN_START = 16               # nodes of the first search down a chain (then d
 
 class Entry(NamedTuple):
     """A piece with its place in search order (``key``: lexicographic order of the
-    keys is the serial order) and its estimated share of the tree (``weight``)."""
+    keys is the serial order) and its estimated share of the tree (``weight``).  The
+    piece is a tuple of labels here, and of option numbers (positions in the
+    problem's links) in a parallel run's driver and tasks."""
 
     key: tuple[int, ...]
-    piece: Piece
+    piece: tuple[Any, ...]
     weight: float
 
 

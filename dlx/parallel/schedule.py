@@ -1,21 +1,26 @@
 """How pieces are scheduled: the driver of one parallel run.
 
 :class:`Driver` cuts the first pieces (:func:`~dlx.parallel.pieces.cut`), queues
-them in search order, and keeps every worker busy with tasks (runs of
-consecutive pieces under one node budget).  When a task comes back it merges the
-answers (an :class:`~dlx.parallel.answers.Answer`), queues the unexplored
-subtrees of a piece that ran out of budget, and runs again the pieces of a task
-whose worker died.  It stops when the queue is empty, the answer is complete (a
-limit, a first solution), the budget or the time runs out, or Ctrl-C.
+them in search order as one *batch* (a run of consecutive pieces), and keeps every
+worker busy with tasks: the first pieces of the first batch, under one node budget.
+A task comes back with its merged answer and *the rest*, what it did not finish, cut
+where it ran (:mod:`.worker`): the driver merges the answer and queues the rest as
+one batch.  So its work per task is a few heap operations, whatever the pieces and
+their subtrees look like, and a heavy subtree is cut up while it runs, by the worker
+that meets it.  It runs again the pieces of a task whose worker died, and stops when
+nothing is left, the answer is complete (a limit, a first solution), the budget or
+the time runs out, or Ctrl-C.
 
-*Task budgets.*  A task's node budget aims at :data:`TASK_SECONDS` of search,
-measured as the run goes, and is smaller near the end: a quarter of each worker's
-share of what is left, as the pieces' shares estimate it.  So a heavy subtree is
-cut up while it runs and never holds the whole run, and a cancelled run stops
-within one task.
+*Task budgets* (:mod:`.sizing`): sized to the executor's round trip, the
+driver's own cost per task and the search's pace, smaller near the end.
 
-*Progress.*  ``progress`` is called (at most every :data:`REPORT_EVERY` seconds,
-and at the end) with a :class:`Report`.
+*Checkpoints* (:mod:`.checkpoint`): the pending batches and the pieces in flight
+are the frontier; with the merged answer and statistics they are saved every so
+often, on Ctrl-C and at the end, and a run resumes from them.
+
+*Progress.*  ``progress`` is called (at most every
+:data:`~dlx.parallel.report.REPORT_EVERY` seconds, and at the end) with a
+:class:`~dlx.parallel.report.Report`.
 """
 
 from __future__ import annotations
@@ -26,72 +31,35 @@ import queue
 import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from itertools import count as numbering
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import BudgetExceeded, ExactCoverError
-from ..events import Stats
 from ..options import Options, check_positive
 from ..problem import ExactCover
 from ..serial import Request
 from .answers import Answer
-from .executors import fresh_pool, is_fault, width
-from .pieces import Entry, Piece, add, counts, cut, expand, shares
+from .executors import fresh_pool, is_fault, is_inline, width
+from .pieces import Entry, Piece, add, counts, cut
+from .report import REPORT_EVERY, Report, eta
+from .sizing import DRIVER_SHARE, ROUND_TRIPS, TASK_SECONDS, TaskSizing
 from .worker import Local, Outcome, Task, work
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
-__all__ = ["Driver", "Report", "RETRIES", "REPORT_EVERY", "TASK_SECONDS"]
+    from .checkpoint import Checkpoint
+
+__all__ = ["Driver", "Report", "RETRIES", "REPORT_EVERY", "TASK_SECONDS", "ROUND_TRIPS",
+           "DRIVER_SHARE"]
 
 #: A piece that failed this many times (its worker died each time) raises the error.
 RETRIES = 3
 
-#: ``progress`` is called at most this often (seconds), and once at the end.
-REPORT_EVERY = 0.1
-
-#: The default node budget of a task aims at this many seconds of search.
-TASK_SECONDS = 0.1
-
-_FIRST_BUDGET = 20_000          # nodes per task until the search rate is measured
-_MIN_BUDGET, _MAX_BUDGET = 1_000, 50_000_000
 _PIECES_PER_WORKER = 16         # the first split's target, per worker
-_MAX_CHUNK = 64                 # pieces per task at most
+_MAX_FIRST_PIECES = 1 << 14     # ... at most
 _GRACE = 5.0                    # seconds to wait for running tasks after a timeout
 _HEARTBEAT = 0.5                # seconds between checks while waiting
-
-
-@dataclass
-class Report(Stats):
-    """What ``progress`` receives: the merged :class:`~dlx.Stats` of the pieces done
-    so far (and of the nodes above them), and how far the run is.
-
-    ``fraction`` is the estimated share of the tree done (1.0 at the end; each piece
-    counts for its share of the tree, as :func:`split` estimates it);
-    ``pieces_done`` and ``pieces_left`` (queued or running) count pieces,
-    ``running`` the tasks submitted and not yet back, ``workers`` the workers seen,
-    ``faults`` the tasks lost to a dead worker and run again, ``seconds`` the
-    time since the run began.
-
-    >>> print(Report(nodes=10, updates=40, solutions=2, profile=[1, 3, 6], fraction=0.5,
-    ...              pieces_done=3, pieces_left=4, workers=2))
-    10 nodes, 40 updates, 2 solutions, depth 2; 50% done, 3 pieces done, 4 left, 2 workers
-    """
-
-    fraction: float = 0.0
-    pieces_done: int = 0
-    pieces_left: int = 0
-    running: int = 0
-    workers: int = 0
-    faults: int = 0
-    seconds: float = 0.0
-
-    def __str__(self) -> str:
-        out = (f"{Stats.__str__(self)}; {self.fraction:.0%} done, {self.pieces_done:,} pieces"
-               f" done, {self.pieces_left:,} left, {self.workers} worker"
-               f"{'' if self.workers == 1 else 's'}")
-        return out + (f", {self.faults} faults" if self.faults else "")
-
 
 _KEYS: weakref.WeakKeyDictionary[ExactCover, str] = weakref.WeakKeyDictionary()
 
@@ -105,18 +73,21 @@ def _problem_key(problem: ExactCover) -> str:
 
 
 class _Flight(NamedTuple):
-    entries: list[Entry]
+    entries: tuple[Entry, ...]
+    share: float                    # theirs
     budget: int | None
     executor: Executor
+    may_cut: bool
 
 
-class Driver:
-    """One parallel run: the queue of pieces, the tasks in flight, the merged answer."""
+class Driver(TaskSizing):
+    """One parallel run: the batches queued, the tasks in flight, the merged answer."""
 
     def __init__(self, problem: ExactCover, executor: Executor, answer: Answer,
                  opts: Options, *, pieces: int | None = None, piece_nodes: int | None = None,
                  weights: Mapping[Any, Any] | None = None, k: int = 1, maximize: bool = True,
-                 bound: Callable[..., Any] | None = None) -> None:
+                 bound: Callable[..., Any] | None = None,
+                 checkpoint: Checkpoint | None = None) -> None:
         from concurrent.futures import Executor, ThreadPoolExecutor
 
         req = Request(problem, opts)
@@ -131,30 +102,42 @@ class Driver:
         self.width = width(executor)
         self.max_nodes, self.timeout = opts.max_nodes, opts.timeout
         self.stats = req.stats
-        self.root = tuple(req.links.labels[o] for o in req.forced)
-        self.first_pieces = pieces or _PIECES_PER_WORKER * self.width
+        self.labels = req.links.labels                  # option number -> label
+        self.number = req.links.option_index            # label -> option number
+        self.root = tuple(req.forced)
+        self.first_pieces = pieces or min(_PIECES_PER_WORKER * self.width, _MAX_FIRST_PIECES)
         self.piece_nodes = piece_nodes
-        self.rate = 0.0                                 # nodes per second, measured
-        self.splittable = True                          # can a piece be cut?
         self.weights, self.k, self.maximize, self.bound = weights, k, maximize, bound
-        self.local = isinstance(executor, ThreadPoolExecutor)
+        self.inline = is_inline(executor)
+        self.local = self.inline or isinstance(executor, ThreadPoolExecutor)
+        self.slots = 1 if self.inline else 2 * self.width   # tasks in flight at most
         self.key = _problem_key(problem) if weights is None else os.urandom(12).hex()
+        self.checkpoint = checkpoint
         self._blob: bytes | None = None
         self.blobs_sent = 0                             # to the current executor
         self.nonce = 0
+        self._pace()                                    # (nothing measured yet)
+        self.splittable = True                          # can a piece be cut?
         # the state of the run
-        self.pending: list[Entry] = []                  # a heap: search order
+        # the batches queued: a heap of (first key, a number, entries, their share)
+        self.pending: list[tuple[tuple[int, ...], int, tuple[Entry, ...], float]] = []
+        self.queued = 0                                 # pieces in them
+        self.queued_share = 0.0                         # their share of the tree
+        self.seq = numbering()
         self.flights: dict[Future[Outcome], _Flight] = {}
+        self.in_flight = 0                              # pieces in flight
         self.landed: queue.SimpleQueue[Future[Outcome]] = queue.SimpleQueue()  # done ones
         self.attempts: dict[tuple[int, ...], int] = {}
         self.spent = 0                                  # nodes reported (for max_nodes)
         self.reserved = 0                               # the budgets of tasks in flight
         self.done = 0.0                                 # the share of the tree done
+        self.done_before = 0.0                          # ... by earlier sessions
         self.pieces_done = self.faults = 0
         self.workers: set[str] = set()
         self.began = time.monotonic()
         self.deadline = None if opts.timeout is None else self.began + opts.timeout
         self.last_report = -REPORT_EVERY
+        self.begun = False
 
     # ---------------------------------------------------------------- the loop
 
@@ -164,9 +147,15 @@ class Driver:
         s = self.stats
         s.nodes = s.updates = s.solutions = 0
         s.profile = []
+        ck = self.checkpoint
+        guard = ck.guard() if ck is not None else None
         try:
-            self._start()
+            if guard is not None:
+                guard.on()
+            self._begin()
             while not self.answer.finished:
+                if guard is not None:
+                    guard.check()
                 if self.deadline is not None and time.monotonic() >= self.deadline:
                     yield from self._time_is_up()
                 self._fill()
@@ -179,12 +168,57 @@ class Driver:
                         self._land(fut)
                         if self.answer.finished:
                             break
-                yield from self.answer.release()
+                yield from self._release()
                 self._report()
-            yield from self.answer.release()
+                if ck is not None and ck.due():
+                    ck.save(self)
+            yield from self._release()
             self._report(final=True)
+            if ck is not None:
+                ck.save(self, final=True)
+        except BaseException as e:
+            if ck is not None and self.begun:
+                try:
+                    ck.save(self)
+                except Exception as failed:  # noqa: BLE001 - the first error matters more
+                    note = getattr(e, "add_note", None)         # (Python 3.11)
+                    if note is not None:
+                        note(f"(the checkpoint could not be written: {failed})")
+            raise
         finally:
+            if guard is not None:
+                guard.off()
+            if ck is not None:
+                ck.close()
             self._cancel()
+
+    def _release(self) -> Iterator[list[Piece]]:
+        """The solutions that may be handed out now, written to the checkpoint's stream
+        first; a deferred Ctrl-C is lifted while the caller has them."""
+        ck = self.checkpoint
+        for batch in self.answer.release():
+            if ck is None:
+                yield batch
+                continue
+            ck.write(batch)
+            ck.guard().off()
+            try:
+                yield batch
+            finally:
+                ck.guard().on()
+
+    def _begin(self) -> None:
+        pings = self._ping()
+        ck = self.checkpoint
+        if ck is not None and ck.state is not None:
+            ck.resume(self)
+        else:
+            self._start()
+        if ck is not None:
+            ck.begin(self)          # (the lock first: what is saved from now on is ours)
+        self.begun = True
+        self._measure(pings)
+        self.cpu_began = time.process_time()
 
     def _wait(self) -> list[Future[Outcome]]:
         """The tasks that finished (each future puts itself in ``landed`` when done:
@@ -204,52 +238,59 @@ class Driver:
 
     def _start(self) -> None:
         o = self.opts
-        made = cut(self.problem, self.root, pieces=self.first_pieces, depth=None,
-                   heuristic=o.heuristic, engine=o.engine, max_nodes=self.max_nodes,
-                   deadline=self.deadline)
+        made = cut(self.problem, tuple(self.labels[i] for i in self.root),
+                   pieces=self.first_pieces, depth=None, heuristic=o.heuristic,
+                   engine=o.engine, max_nodes=self.max_nodes, deadline=self.deadline)
         add(self.stats, *counts(made.above))
         self.splittable = not made.whole
         self.spent += made.above.nodes
         self.done += made.done
-        for e in made.entries:
-            self._queue(e, new=True)
+        number = self.number
+        self.push(tuple([Entry(e.key, tuple([number(label) for label in e.piece]), e.weight)
+                         for e in made.entries]), new=True)
 
-    def _queue(self, e: Entry, new: bool = False) -> None:
-        heapq.heappush(self.pending, e)
+    def push(self, entries: tuple[Entry, ...], new: bool = False,
+             share: float | None = None) -> None:
+        """Queue a batch of consecutive entries (``new``: its first key is not open yet;
+        ``share``: theirs, when known: the driver does not go through them)."""
+        if not entries:
+            return
+        if share is None:
+            share = sum([e.weight for e in entries])
+        heapq.heappush(self.pending, (entries[0].key, next(self.seq), entries, share))
+        self.queued += len(entries)
+        self.queued_share += share
         if new:
-            self.answer.opened(e.key)
-
-    def _budget(self) -> int | None:
-        if not self.splittable:
-            return None         # a piece that ran out could be neither cut nor resumed
-        if self.piece_nodes is not None:
-            b = self.piece_nodes
-        elif self.rate:
-            b = int(min(max(self.rate * TASK_SECONDS, _MIN_BUDGET), _MAX_BUDGET))
-            if 0.1 <= self.done < 1:
-                # guided: near the end, smaller tasks (a quarter of each worker's share
-                # of what is left, as the shares estimate it), so that no worker is
-                # left with a long last task while the others wait
-                left = self.spent * (1 - self.done) / self.done
-                b = int(min(b, max(_MIN_BUDGET, left / (4 * self.width))))
-        else:
-            b = _FIRST_BUDGET
-        return b * self.answer.budget_factor
+            self.answer.opened(entries[0].key)
 
     def _fill(self) -> None:
         """Submit tasks until every worker has two (or the budget is all reserved)."""
-        while self.pending and len(self.flights) < 2 * self.width and not self.answer.finished:
+        while self.pending and len(self.flights) < self.slots and not self.answer.finished:
             budget = self._budget()
+            may_cut = True
             if self.max_nodes is not None:
                 room = self.max_nodes - self.spent - self.reserved
                 if room <= 0:
                     return
-                budget = room if budget is None else min(budget, room)
-            size = min(max(1, len(self.pending) // (2 * self.width)), _MAX_CHUNK)
-            entries = [heapq.heappop(self.pending) for _ in range(min(size, len(self.pending)))]
-            self._submit(entries, budget)
+                if budget is None or budget >= room:
+                    budget, may_cut = room, False       # (a cut would pass max_nodes)
+            entries, share = self._take(budget)
+            self._submit(entries, share, budget, may_cut)
 
-    def _submit(self, entries: list[Entry], budget: int | None, blob: bool = False) -> None:
+    def _take(self, budget: int | None) -> tuple[tuple[Entry, ...], float]:
+        """The first pieces of the first batch, as many as :meth:`_chunk` says, and their
+        share; the others go back to the queue.  (Its work is the pieces it takes, not
+        the batch's.)"""
+        _, _, batch, share = heapq.heappop(self.pending)
+        size, taken = self._chunk(batch, budget)
+        take, leave = batch[:size], batch[size:]
+        self.queued -= len(batch)
+        self.queued_share -= share
+        self.push(leave, new=True, share=max(0.0, share - taken))
+        return take, taken
+
+    def _submit(self, entries: tuple[Entry, ...], share: float, budget: int | None,
+                may_cut: bool = True, blob: bool = False) -> None:
         from concurrent.futures import BrokenExecutor
 
         if self.local:
@@ -261,19 +302,24 @@ class Driver:
             payload = None
         self.nonce += 1
         o = self.opts
-        task = Task(self.key, payload, self.answer.kind, tuple(e.piece for e in entries), budget,
+        task = Task(self.key, payload, self.answer.kind, entries, budget,
                     None if self.deadline is None else time.time() + self._time_left(),
                     self.answer.limit_left(), o.heuristic, o.engine, self.maximize,
-                    self.k, self.bound, self.nonce)
+                    self.k, self.bound, self.nonce, may_cut)
         try:
-            fut = self.executor.submit(work, task)
-        except BrokenExecutor as broken:
-            self._replace(broken)
-            fut = self.executor.submit(work, task._replace(blob=self._pickled()))
-            self.blobs_sent += 1
-        self.flights[fut] = _Flight(entries, budget, self.executor)
-        fut.add_done_callback(self.landed.put)
+            try:
+                fut = self.executor.submit(work, task)
+            except BrokenExecutor as broken:
+                self._replace(broken)
+                fut = self.executor.submit(work, task._replace(blob=self._pickled()))
+                self.blobs_sent += 1
+        except BaseException:
+            self.push(entries, share=share)     # not lost: still part of the frontier
+            raise
+        self.flights[fut] = _Flight(entries, share, budget, self.executor, may_cut)
+        self.in_flight += len(entries)
         self.reserved += budget or 0
+        fut.add_done_callback(self.landed.put)
 
     def _time_left(self) -> float:
         assert self.deadline is not None
@@ -303,77 +349,43 @@ class Driver:
     # ------------------------------------------------------------ the results
 
     def _land(self, fut: Future[Outcome]) -> None:
-        """Take in the outcome of a finished task."""
+        """Take in the outcome of a finished task: merge its answer and statistics, and
+        queue the rest it hands back as one batch."""
         flight = self.flights.pop(fut)
         self.reserved -= flight.budget or 0
+        self.in_flight -= len(flight.entries)
         try:
             out = fut.result()
         except BaseException as lost:
             if not is_fault(lost):
+                self.push(flight.entries, share=flight.share)   # still part of the frontier
                 raise
             self._fault(flight, lost)
             return
         if out.missing:                 # the worker had not got the problem: bring it
-            self._submit(flight.entries, flight.budget, blob=True)
+            self._submit(flight.entries, flight.share, flight.budget, flight.may_cut,
+                         blob=True)
             return
         self.workers.add(out.worker)
-        worked = out.counts[0] + out.stop_counts[0]
-        self.spent += worked
-        if out.seconds > 0 and worked > 100:
-            rate = worked / out.seconds
+        self._cost()
+        self.spent += out.nodes
+        if out.seconds > 0 and out.nodes > 100:
+            rate = out.nodes / out.seconds
             self.rate = rate if not self.rate else 0.7 * self.rate + 0.3 * rate
         add(self.stats, *out.counts)
-        entries = flight.entries
-        for e, r in zip(entries, out.found, strict=False):
-            self.pieces_done += 1
-            self.done += e.weight
-            self.answer.closed(e.key)
-            self.answer.take(e.key, r)
-        after = len(out.found)
-        if out.stopped:
-            self._stopped(entries[after], out)
-            after += 1
-        for e in entries[after:]:
-            self._queue(e)
-
-    def _stopped(self, e: Entry, out: Outcome) -> None:
-        """Piece ``e`` ran out of budget (or time) part way."""
-        if out.frontier is None:
-            self._cut_again(e, out)
-            return
-        add(self.stats, *out.stop_counts)
-        self.pieces_done += 1
-        self.answer.closed(e.key)
-        self.answer.take_partial((*e.key, 0), out.partial)
-        rest = shares(e, out.frontier)
-        self.done += e.weight - sum(c.weight for c in rest)
-        for c in rest:
-            self._queue(c, new=True)
-
-    def _cut_again(self, e: Entry, out: Outcome) -> None:
-        """A piece with no frontier to hand back (best, or bounds) ran out: cut it one
-        level down and run its children instead (or, when it cannot be cut, run it
-        again whole, without a budget)."""
-        self.answer.keep_partial(out.partial)
-        room = None if self.max_nodes is None else self.max_nodes - self.spent - self.reserved
-        if out.timed_out or room is not None and room <= 0:
-            self._queue(e)                      # not done: it is part of the frontier
-            return
-        o = self.opts
-        n, below, s = expand(self.problem, e.piece, o.heuristic, o.engine)
-        if n < 0:
+        self.pieces_done += out.done
+        self.done += out.weight
+        if out.whole:
             self.splittable = False
-            self._queue(e)
+        if out.partial is not None:
+            self.answer.keep_partial(out.partial)
+        key, rest = flight.entries[0].key, out.rest
+        if rest and rest[0].key == key:         # nothing was done: the same batch again
+            self.push(rest, share=out.rest_share)
             return
-        self.pieces_done += 1
-        self.answer.closed(e.key)
-        add(self.stats, *counts(s))
-        self.spent += s.nodes
-        if not below:
-            self.done += e.weight
-            return
-        for j, child in enumerate(below):
-            self._queue(Entry((*e.key, j), child, e.weight / len(below)), new=True)
+        self.answer.closed(key)
+        self.answer.take(key, out.answer)
+        self.push(rest, new=True, share=out.rest_share)
 
     def _fault(self, flight: _Flight, e: BaseException) -> None:
         """A task was lost with its worker: run its pieces again."""
@@ -382,11 +394,11 @@ class Driver:
         self.faults += 1
         if isinstance(e, BrokenExecutor) and flight.executor is self.executor:
             self._replace(e)
+        self.push(flight.entries, share=flight.share)
         for entry in flight.entries:
             n = self.attempts[entry.key] = self.attempts.get(entry.key, 0) + 1
             if n > RETRIES:
                 raise e
-            self._queue(entry)
 
     def _report(self, final: bool = False) -> None:
         progress = self.opts.progress
@@ -397,12 +409,17 @@ class Driver:
             return
         self.last_report = now
         s = self.stats
-        left = len(self.pending) + sum(len(f.entries) for f in self.flights.values())
+        left = self.queued + self.in_flight
         fraction = 1.0 if final and not left else min(self.done, 1.0)
+        pace = (self.done - self.done_before) / max(now - self.began, 1e-9)
+        ck = self.checkpoint
+        age = None if ck is None or ck.saved_at is None else now - ck.saved_at
         progress(Report(s.nodes, s.updates, s.solutions, list(s.profile), fraction=fraction,
                         pieces_done=self.pieces_done, pieces_left=left,
                         running=len(self.flights), workers=len(self.workers),
-                        faults=self.faults, seconds=now - self.began))
+                        faults=self.faults, seconds=now - self.began,
+                        in_flight=self.in_flight, eta=eta(fraction, pace),
+                        checkpoint_age=age))
 
     # --------------------------------------------------------------- stopping
 
@@ -413,10 +430,7 @@ class Driver:
 
         for fut, flight in list(self.flights.items()):
             if fut.cancel():
-                del self.flights[fut]
-                self.reserved -= flight.budget or 0
-                for e in flight.entries:
-                    self._queue(e)
+                self._drop(fut, flight)
         grace = time.monotonic() + _GRACE
         while self.flights and time.monotonic() < grace:
             done, _ = wait(list(self.flights), timeout=max(0.0, grace - time.monotonic()))
@@ -424,16 +438,33 @@ class Driver:
                 if fut in self.flights:
                     self._land(fut)
         for fut, flight in list(self.flights.items()):      # abandoned: not counted
-            del self.flights[fut]
-            for e in flight.entries:
-                self._queue(e)
+            self._drop(fut, flight)
         if self.answer.finished or not self.pending:
             return                                          # it all finished in time
-        yield from self.answer.release()
+        yield from self._release()
         raise self._out_of_budget()
 
+    def _drop(self, fut: Future[Outcome], flight: _Flight) -> None:
+        del self.flights[fut]
+        self.reserved -= flight.budget or 0
+        self.in_flight -= len(flight.entries)
+        self.push(flight.entries, share=flight.share)
+
+    def batches(self) -> list[tuple[Entry, ...]]:
+        """The pieces not done, queued or in flight, in search order, in batches (runs
+        with nothing done between their pieces)."""
+        batches = [batch for _, _, batch, _ in self.pending]
+        batches += [flight.entries for flight in self.flights.values()]
+        batches.sort(key=lambda batch: batch[0].key)
+        return batches
+
+    def frontier(self) -> list[Entry]:
+        """Every piece not done, in search order: those queued and those in flight."""
+        return [e for batch in self.batches() for e in batch]
+
     def _out_of_budget(self) -> BudgetExceeded:
-        frontier = [e.piece for e in sorted(self.pending)]
+        labels = self.labels
+        frontier = [tuple([labels[o] for o in e.piece]) for e in self.frontier()]
         found = self.answer.so_far()
         if self.timeout is not None and self.deadline is not None \
                 and time.monotonic() >= self.deadline:
