@@ -355,3 +355,20 @@ def test_threads_sharing_a_problem_never_see_it_half_laid_out():
             t.join(60)
         assert not faults, faults[:3]
         Links.of(p).check()
+
+
+# --------------------------------------------------------------- 8. workers killed
+
+
+def test_a_dead_pools_broken_pipe_is_a_lost_worker_not_the_tasks_error():
+    # a pool's feeder thread writing to the pipe of killed workers hands the task
+    # OSError(EBADF) instead of BrokenProcessPool; it was raised as the task's own
+    # error, a traceback from `dlx queens 15 --count --jobs 2` (fuzzing, stress #270)
+    import errno
+
+    from dlx.parallel.executors import is_fault
+
+    assert is_fault(OSError(errno.EBADF, "Bad file descriptor"))
+    assert is_fault(OSError(errno.EPIPE, "Broken pipe"))
+    assert not is_fault(OSError(errno.ENOENT, "No such file"))
+    assert not is_fault(ValueError("a task's own error"))

@@ -72,6 +72,16 @@ enum { RESUME_ENTER, RESUME_LEAVE, RESUME_X5 };
 /* Why a check point was reached (Run.check_reason, a mask). */
 #define CHECK_NODES 1
 #define CHECK_QUANTUM 2
+
+/* X5's check point, after counting node `nodes`: why the loop stops for a moment
+   (CHECK_NODES every PROGRESS_EVERY nodes, CHECK_QUANTUM when the updates reach
+   pause_at), 0 when it goes on. */
+ALWAYS_INLINE int
+check_due(long long nodes, long long updates, long long pause_at)
+{
+    return ((nodes & (PROGRESS_EVERY - 1)) == 0 ? CHECK_NODES : 0)
+           | (updates >= pause_at ? CHECK_QUANTUM : 0);
+}
 /* What placing forced options did (dlx_place_forced). */
 enum { PLACED, CLASH, DEAD };
 

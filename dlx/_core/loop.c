@@ -426,11 +426,7 @@ try_:
     }
     nodes++;
     {
-        int check = 0;
-        if ((nodes & (PROGRESS_EVERY - 1)) == 0)
-            check |= CHECK_NODES;
-        if (updates >= pause_at)
-            check |= CHECK_QUANTUM;
+        int check = check_due(nodes, updates, pause_at);
         if (check) {
             r->check_reason = check;
             r->resume = RESUME_X5;

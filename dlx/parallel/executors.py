@@ -211,8 +211,13 @@ def width(executor: Executor) -> int:
 
 def is_fault(e: BaseException) -> bool:
     """Did the task fail because its worker was lost (rather than by an error of its own)?"""
+    import errno
     from concurrent.futures import BrokenExecutor, CancelledError
     if isinstance(e, (BrokenExecutor, CancelledError, EOFError, ConnectionError)):
+        return True
+    if isinstance(e, OSError) and e.errno in (errno.EBADF, errno.EPIPE):
+        # a process pool's feeder thread writing to the pipe of workers that died: the
+        # pool hands the task that error instead of BrokenProcessPool
         return True
     return type(e).__name__ in ("KilledWorker", "CommClosedError", "FutureCancelledError")
 
