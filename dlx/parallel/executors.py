@@ -93,9 +93,16 @@ def _pool_class() -> Any:
             if kind is None:
                 return super().__exit__(kind, error, trace)
             workers = list((getattr(self, "_processes", None) or {}).values())
+            manager = getattr(self, "_executor_manager_thread", None)
             self.shutdown(wait=False, cancel_futures=True)
             for process in workers:
                 process.terminate()
+            if manager is not None:
+                # let the pool's manager thread see its workers gone and close its
+                # wake-up pipe: Python's exit wakes every pool's manager, and one
+                # closing that pipe at the same moment printed "Exception ignored
+                # ... Bad file descriptor" (a race in concurrent.futures)
+                manager.join(2.0)
             return None
 
     return Pool
