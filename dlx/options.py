@@ -28,7 +28,8 @@ Unpack[Keywords]``), and :class:`Options` holds them checked, for the searches:
     order drawn from it (Knuth's ``s`` option), so that ``first`` finds other
     solutions, reproducibly; the answers of ``count`` and ``is_unique`` stay.
 ``engine``
-    ``"auto"``, ``"c"`` or ``"python"`` (see :mod:`dlx.engine`).
+    ``"auto"``, ``"c"`` or ``"python"``; ``"c-links"`` and ``"c-bits"`` pick one of the
+    core's two representations, for tests and benchmarks (see :mod:`dlx.engine`).
 ``executor``
     None: search here.  Any :class:`concurrent.futures.Executor` (a process pool,
     a Dask cluster's): cut the tree into pieces (:func:`dlx.split`) and search
@@ -61,7 +62,7 @@ __all__ = ["Keywords", "SearchKeywords", "Options", "Engine", "Progress", "check
            "check_seconds"]
 
 #: The values of ``engine=``.
-Engine: TypeAlias = Literal["auto", "c", "python"]
+Engine: TypeAlias = Literal["auto", "c", "python", "c-links", "c-bits"]
 
 #: A ``progress`` callback: called with the Stats (or a parallel run's Report).
 Progress: TypeAlias = Callable[[Stats], object]
