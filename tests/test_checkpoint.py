@@ -607,7 +607,7 @@ def test_ctrl_c_writes_a_checkpoint_that_resumes_exactly(tmp_path, how):
             while not path.exists():
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
-        time.sleep(0.5)
+        time.sleep(0.1)
         os.killpg(proc.pid, signal.SIGINT)
         began = time.monotonic()
         out, err = proc.communicate(timeout=60)
@@ -621,7 +621,10 @@ def test_ctrl_c_writes_a_checkpoint_that_resumes_exactly(tmp_path, how):
     else:
         assert "run the same command again to resume" in err
     state = json.loads(path.read_text())
-    assert not state["finished"] and state["frontier"]
+    # stopped and saying so; its frontier is empty only if the signal came as the last
+    # piece landed (queens 14 takes about half a second here): the resumed run below
+    # then has nothing left to search, and must still give the serial answer
+    assert not state["finished"]
     if how == "library":
         assert finish(start("count", path, 14, 0)) == serial_answer("count", 14)
         return
