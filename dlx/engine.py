@@ -287,12 +287,8 @@ def count(req: Any, cache: int | None = None) -> int | None:
     that many entries (None when a count grew past the core's 128 bits)."""
     search = _search(req, "count", cache=cache or 0)
     n: int = search.count()
-    if cache is not None:
-        state = search.cache
-        if state["overflow"]:
-            return None
-        if state["full"]:
-            _cache_full(cache)
+    if cache is not None and not _cache_held(search, cache):
+        return None
     if search.status in ("budget", "timeout"):
         raise _out_of_budget(req, search, n)
     return n
@@ -304,17 +300,25 @@ def zdd(req: Any, cache: int) -> tuple[bytes, bytes, bytes, int] | None:
     pure engine builds it)."""
     search = _search(req, "count", cache=cache, zdd=True)
     search.count()
-    state = search.cache
-    if state["overflow"]:
+    if not _cache_held(search, cache):
         return None
-    if state["full"]:
-        _cache_full(cache)
     if search.status in ("budget", "timeout"):
         stop = _out_of_budget(req, search, None)
         stop.frontier = None
         raise stop
     made: tuple[bytes, bytes, bytes, int] = search.zdd()
     return made
+
+
+def _cache_held(search: Any, entries: int) -> bool:
+    """After a search that counted by caching: False when a count grew past the core's
+    128 bits (the pure engine must do it); a warning when the cache filled up."""
+    state = search.cache
+    if state["overflow"]:
+        return False
+    if state["full"]:
+        _cache_full(entries)
+    return True
 
 
 def _cache_full(entries: int) -> None:

@@ -14,7 +14,7 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
 import dlx  # noqa: E402
-from dlx import viz  # noqa: E402
+from dlx import drawing, viz  # noqa: E402
 from dlx.links import Links  # noqa: E402
 from dlx.search import run  # noqa: E402
 
@@ -370,7 +370,7 @@ def test_the_slider_steps_forward_and_back_and_the_picture_follows(toy) -> None:
     assert widget.forward.disabled and widget.event.value == steps[37].title()
     widget.forward.click()
     assert widget.slider.value == 37
-    assert bytes(widget.picture.value) == viz._png(steps.figure(37))
+    assert bytes(widget.picture.value) == drawing.png(steps.figure(37))
 
 
 def test_the_legend_names_only_what_the_picture_shows(toy) -> None:
