@@ -28,8 +28,11 @@ Unpack[Keywords]``), and :class:`Options` holds them checked, for the searches:
     order drawn from it (Knuth's ``s`` option), so that ``first`` finds other
     solutions, reproducibly; the answers of ``count`` and ``is_unique`` stay.
 ``engine``
-    ``"auto"``, ``"c"`` or ``"python"``; ``"c-links"`` and ``"c-bits"`` pick one of the
-    core's two representations, for tests and benchmarks (see :mod:`dlx.engine`).
+    ``"auto"``, ``"c"`` or ``"python"``; ``"c-links"``, ``"c-bits"`` and ``"c-tree"``
+    pick one of the core's representations, for tests and benchmarks (see
+    :mod:`dlx.engine`).  ``"c-tree"`` keeps X3's choice in a tree, for big problems:
+    under ``"mrv"`` (and Algorithm M's rule), while ``"sharp"`` and ``"weighted"``
+    keep their scan of every item.
 ``executor``
     None: search here.  Any :class:`concurrent.futures.Executor` (a process pool,
     a Dask cluster's): cut the tree into pieces (:func:`dlx.split`) and search
@@ -62,7 +65,7 @@ __all__ = ["Keywords", "SearchKeywords", "Options", "Engine", "Progress", "check
            "check_seconds"]
 
 #: The values of ``engine=``.
-Engine: TypeAlias = Literal["auto", "c", "python", "c-links", "c-bits"]
+Engine: TypeAlias = Literal["auto", "c", "python", "c-links", "c-bits", "c-tree"]
 
 #: A ``progress`` callback: called with the Stats (or a parallel run's Report).
 Progress: TypeAlias = Callable[[Stats], object]

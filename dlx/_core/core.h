@@ -11,11 +11,16 @@
  *   dance.h           the node layout, the state of a search (Run) and the dance:
  *                     hide, cover, purify, commit, tweak and the choosers, always
  *                     inline (Knuth's names and a map of the steps at its top)
+ *   tree.h            X3 for big problems: the tournament tree of the items' keys
+ *                     (kept by the dance's steps when the loop has one)
  *   loop.c            THE loop (run_core_impl), written once and compiled by
  *                     constant arguments of an always-inline function: plain (no
- *                     colours; primary items only), coloured, and bounded
- *                     (Algorithm M), each with and without the cache; forced
- *                     options (X1) and branch and bound
+ *                     colours; primary items only), on Knuth's cyclic walks,
+ *                     coloured, and bounded (Algorithm M), each with the cache
+ *                     and with X3's tree, or neither; forced options (X1),
+ *                     X3's tree (attach, build) and branch and bound
+ *   bits.h, bits.c    the bitset representation of small problems (no colours,
+ *                     no bounds): each level's state copied, no undo
  *   table.c           Table: the static, validated arrays of one problem, the
  *                     node layout a search starts from and the walks of hide;
  *                     its type object; the readers of numbers and of sets of
@@ -153,7 +158,7 @@ DLX_HIDDEN PyObject *dlx_Table_estimate(TableObject *t, PyObject *args, PyObject
 
 /* -------------------------------------------------------- branch and bound */
 
-/* Branch and bound (mode best; dlx.search.Bound): option weights to maximise, the
+/* Branch and bound (mode best; dlx/bound.py's Bound): option weights to maximise, the
    k best solutions so far, and the default estimate of what the uncovered items
    can still add: for each, the best share weight / primary items among its
    options.  Int weights are exact: shares are scaled by `scale` (so they are whole
@@ -171,10 +176,16 @@ typedef struct Best {
 DLX_HIDDEN int dlx_run_alloc(Run *r, const TableObject *t);
 DLX_HIDDEN int dlx_run_alloc_bare(Run *r, const TableObject *t);
 DLX_HIDDEN void dlx_run_load_links(Run *r);
+DLX_HIDDEN int dlx_run_attach(Run *r, int rep);
 DLX_HIDDEN void dlx_run_reset(Run *r);
 DLX_HIDDEN void dlx_run_start(Run *r);
 DLX_HIDDEN int dlx_run_core(Run *r);
 DLX_HIDDEN int dlx_place_forced(Run *r, const int *forced, int n);
+
+/* X3's tree (loop.c; tree.h says what it is). */
+DLX_HIDDEN int dlx_tree_attach(Run *r, int want);
+DLX_HIDDEN void dlx_tree_detach(Run *r);
+DLX_HIDDEN void dlx_tree_build(Run *r);
 
 /* The bitset representation (bits.c; bits.h says what it serves). */
 DLX_HIDDEN int dlx_bits_build(TableObject *t);

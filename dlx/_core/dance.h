@@ -1,7 +1,7 @@
 /* dlx._core's dance: the node layout, the state of one search, and the steps of
  * Knuth's Algorithms X, C and M (TAOCP 7.2.2.1) that the loop (loop.c) inlines.
  *
- * Each step is written once, here, as dlx/search.py's Dance writes it; the loop
+ * Each step is written once, here, as dlx/dance.py's Dance writes it; the loop
  * and the placing of forced options (loop.c, minimize.c) compile them in with a
  * constant `colored` flag (COLOURS, SECONDARY_LENS, CYCLIC: see hide), so
  * that problems without colours get a dance with no colour tests in it, from the
@@ -26,7 +26,9 @@
  * purify/unpurify and commit/uncommit (Algorithm C); commit_option (X5) and
  * uncommit_option (X6); choose_mrv (X3); for Algorithm M: commit_bounded/
  * uncommit_bounded, tweak/untweak, restore_bounded (X7) and choose_bounded (X3).
- * The loop itself, X1..X8 (M1..M9), is run_core_impl in loop.c.
+ * The loop itself, X1..X8 (M1..M9), is run_core_impl in loop.c.  For big problems
+ * the steps also keep X3's tournament tree (tree.h) when the loop has one (TREE):
+ * x3_len, x3_fix, x3_in and x3_out below; x3_choose reads it.
  */
 
 #ifndef DLX_DANCE_H
@@ -43,6 +45,8 @@
 #define NOINLINE static
 #define DLX_HIDDEN
 #endif
+
+#include "tree.h"
 
 #define LOOKAHEAD 64                 /* early failure looks this far; as dlx.search */
 
@@ -114,6 +118,9 @@ typedef struct {
     void *bits_block;
     char *bits_state;
     uint64_t *bits_cand;
+    /* X3's tournament tree (tree.h), when the search keeps one: 2 * tree_P keys */
+    void *tree;
+    int tree_P;
     /* counters and limits */
     long long nodes, updates, solutions, budget, limit, pause_at;
     int check_reason;
@@ -132,15 +139,18 @@ typedef struct {
     const int *W;
     int *BOUND;              /* (M) as in Run */
     const int *SLACK;
-    int N1;                  /* (M) the last primary item */
+    int N1;                  /* the last primary item */
     int zeros;
+    void *tree;              /* (TREE) X3's tree, as in Run, and its leaves */
+    int P;
 } Ctx;
 
 /* The Ctx of run r (the one place it is written); store c.zeros back into r after. */
 ALWAYS_INLINE Ctx
 ctx_of(const Run *r)
 {
-    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->W, r->BOUND, r->SLACK, r->N1, r->zeros};
+    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->W, r->BOUND, r->SLACK, r->N1, r->zeros,
+             r->tree, r->tree_P};
     return c;
 }
 
@@ -154,6 +164,84 @@ ctx_of(const Run *r)
 #define SECONDARY_LENS 2
 #define KEPT_LENS (COLOURS | SECONDARY_LENS)
 #define CYCLIC 4                 /* (without colours) the walks are Knuth's cyclic ones */
+#define TREE 8                   /* the loop keeps X3's tree (tree.h), keyed by LEN */
+#define TREE_BOUNDED (TREE | 16) /* ... keyed by Algorithm M's branching degree */
+
+/* ------------------------------------------------ X3's tree (tree.h), kept */
+
+/* The key primary item i has now: Algorithm M's (TREE_BOUNDED) or by LEN len. */
+ALWAYS_INLINE wkey
+x3_key(const Ctx *c, int i, int len, const int colored)
+{
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        return tree_key_bounded(len, c->BOUND[i], c->SLACK[i], i);
+    return tree_key(len, i);
+}
+
+/* Primary item i, uncovered or not, has LEN len now (or, under bounds, a new
+   BOUND): its key follows, when it is in the active list (an item out of it keeps
+   OUT: x3_in gives it its key when it comes back). */
+ALWAYS_INLINE void
+x3_len(const Ctx *c, int i, int len, const int colored)
+{
+    if (!(colored & TREE))
+        return;
+    const int l = c->P + i;
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED) {
+        wkey *T = (wkey *)c->tree, old = T[l];
+        if (old != OUT128)
+            tree_move_bounded(T, l, old, x3_key(c, i, len, colored));
+    }
+    else {
+        uint64_t *T = (uint64_t *)c->tree, old = T[l];
+        if (old != OUT64)
+            tree_move(T, l, old, tree_key(len, i));
+    }
+}
+
+/* The same, reading i's LEN (after BOUND[i] or LEN[i] changed). */
+ALWAYS_INLINE void
+x3_fix(const Ctx *c, int i, const int colored)
+{
+    if (colored & TREE)
+        x3_len(c, i, LEN_OF(c->nd, OFF(i)), colored);
+}
+
+/* Primary item i leaves the active list (cover, the null choice), or comes back. */
+ALWAYS_INLINE void
+x3_out(const Ctx *c, int i, const int colored)
+{
+    if (!(colored & TREE))
+        return;
+    const int l = c->P + i;
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        tree_move_bounded((wkey *)c->tree, l, ((wkey *)c->tree)[l], OUT128);
+    else
+        tree_move((uint64_t *)c->tree, l, ((uint64_t *)c->tree)[l], OUT64);
+}
+
+ALWAYS_INLINE void
+x3_in(const Ctx *c, int i, const int colored)
+{
+    if (!(colored & TREE))
+        return;
+    const int l = c->P + i, len = LEN_OF(c->nd, OFF(i));
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        tree_move_bounded((wkey *)c->tree, l, ((wkey *)c->tree)[l], x3_key(c, i, len, colored));
+    else
+        tree_move((uint64_t *)c->tree, l, ((uint64_t *)c->tree)[l], tree_key(len, i));
+}
+
+/* X3 by the tree: the item of least key (some primary item is uncovered).  It is
+   the item choose_mrv chooses (no uncovered primary item empty), or under bounds
+   choose_bounded_by's (without sharp). */
+ALWAYS_INLINE int
+x3_choose(const Ctx *c, const int colored)
+{
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        return (int)(uint32_t)((const wkey *)c->tree)[1];
+    return (int)(uint32_t)((const uint64_t *)c->tree)[1];
+}
 
 /* The next node of x's option after q, cyclically (q+1, or the option's first
    node after its last), and the one before it. */
@@ -173,16 +261,16 @@ prev_node(const char *nd, int q)
 
 /* hide and unhide for an option with no walk in W (see build_walks in table.c):
    Knuth's walk by the links, every node as in Algorithm C's hide' (secondary
-   items' LEN too, which both keep: nothing else needs it then).  They take no Ctx
-   and return what Ctx.zeros gains (and hide_long its updates), so that the loop
-   keeps its Ctx in registers. */
+   items' LEN too, which both keep: nothing else needs it then).  They write no Ctx
+   but return what Ctx.zeros gains (and hide_long its updates), so that the loop
+   keeps its Ctx in registers; with TREE they keep X3's tree of c. */
 typedef struct {
     long long updates;
     int zeros;
 } Hidden;
 
 ALWAYS_INLINE Hidden
-hide_long(char *nd, const int *COL, int p, const int colored)
+hide_long(char *nd, const Ctx *c, int p, const int colored)
 {
     Hidden h = {0, 0};
     for (int q = next_node(nd, p); q != p; q = next_node(nd, q)) {
@@ -193,14 +281,17 @@ hide_long(char *nd, const int *COL, int p, const int colored)
         }
         AT(nd, n->u)->d = n->d;
         AT(nd, n->d)->u = n->u;
-        h.zeros += --LEN_OF(nd, n->t) == 0;
+        int len = --LEN_OF(nd, n->t);
+        h.zeros += len == 0;
         h.updates++;
+        if ((colored & TREE) && n->t <= OFF(c->N1))
+            x3_len(c, IDX(n->t), len, colored);
     }
     return h;
 }
 
 ALWAYS_INLINE int
-unhide_long(char *nd, const int *COL, int p, const int colored)
+unhide_long(char *nd, const Ctx *c, int p, const int colored)
 {
     int zeros = 0;
     for (int q = next_node(nd, p); q != p; q = next_node(nd, q)) {
@@ -211,7 +302,10 @@ unhide_long(char *nd, const int *COL, int p, const int colored)
         }
         AT(nd, n->u)->d = q;
         AT(nd, n->d)->u = q;
-        zeros -= LEN_OF(nd, n->t)++ == 0;
+        int len = LEN_OF(nd, n->t)++;
+        zeros -= len == 0;
+        if ((colored & TREE) && n->t <= OFF(c->N1))
+            x3_len(c, IDX(n->t), len + 1, colored);
     }
     return zeros;
 }
@@ -240,13 +334,16 @@ hide(Ctx *c, int p, const int colored)
             int u = n->u, d = n->d, t = n->t;
             AT(nd, u)->d = d;
             AT(nd, d)->u = u;
-            zeros += --LEN_OF(nd, t) == 0;
+            int len = --LEN_OF(nd, t);
+            zeros += len == 0;
+            if ((colored & TREE) && t <= OFF(c->N1))    /* (secondary ones too here) */
+                x3_len(c, IDX(t), len, colored);
         }
         c->zeros = zeros;
         return w - w0;
     }
     if (__builtin_expect(rel < 0, 0)) {
-        Hidden h = hide_long(nd, c->COL, p, colored);
+        Hidden h = hide_long(nd, c, p, colored);
         c->zeros += h.zeros;
         return h.updates;
     }
@@ -258,7 +355,9 @@ hide(Ctx *c, int p, const int colored)
         int u = n->u, d = n->d, t = n->t;
         AT(nd, u)->d = d;
         AT(nd, d)->u = u;
-        zeros += --LEN_OF(nd, t) == 0;
+        int len = --LEN_OF(nd, t);
+        zeros += len == 0;
+        x3_len(c, IDX(t), len, colored);
     }
     c->zeros = zeros;
     long long k = w - w0;
@@ -298,13 +397,16 @@ unhide(Ctx *c, int p, const int colored)
             int u = n->u, d = n->d, t = n->t;
             AT(nd, u)->d = q;
             AT(nd, d)->u = q;
-            zeros -= LEN_OF(nd, t)++ == 0;
+            int len = LEN_OF(nd, t)++;
+            zeros -= len == 0;
+            if ((colored & TREE) && t <= OFF(c->N1))
+                x3_len(c, IDX(t), len + 1, colored);
         }
         c->zeros = zeros;
         return;
     }
     if (__builtin_expect(rel < 0, 0)) {
-        c->zeros += unhide_long(nd, c->COL, p, colored);
+        c->zeros += unhide_long(nd, c, p, colored);
         return;
     }
     const int f = p - rel;
@@ -315,7 +417,9 @@ unhide(Ctx *c, int p, const int colored)
         int u = n->u, d = n->d, t = n->t;
         AT(nd, u)->d = q;
         AT(nd, d)->u = q;
-        zeros -= LEN_OF(nd, t)++ == 0;
+        int len = LEN_OF(nd, t)++;
+        zeros -= len == 0;
+        x3_len(c, IDX(t), len + 1, colored);
     }
     c->zeros = zeros;
     for (int r; (r = *++w) >= 0;) {
@@ -348,6 +452,8 @@ cover(Ctx *c, int i, const int colored)
     c->RL[l] = r;
     c->LL[r] = l;
     c->zeros -= LEN_OF(nd, h) == 0;
+    if ((colored & TREE) && i <= c->N1)
+        x3_out(c, i, colored);
     return k;
 }
 
@@ -361,6 +467,8 @@ uncover(Ctx *c, int i, const int colored)
     c->RL[l] = i;
     c->LL[r] = i;
     c->zeros += LEN_OF(nd, h) == 0;
+    if ((colored & TREE) && i <= c->N1)
+        x3_in(c, i, colored);
     for (int p = AT(nd, h)->u; p != h; p = AT(nd, p)->u)
         unhide(c, p, colored);
 }
@@ -575,7 +683,7 @@ choose_item(const Run *r)
     }
 }
 
-/* ------------ Algorithm M: bounds on primary items (dlx.search's Dance.commit etc.) */
+/* ------- Algorithm M: bounds on primary items (dlx/dance.py's Dance.commit_bounded etc.) */
 
 /* Algorithm M's commit of node q: a primary item may be covered BOUND more times
    (cover it when that reaches 0); a secondary item as Algorithm C.  (Under bounds
@@ -588,6 +696,7 @@ commit_bounded(Ctx *c, int q, const int colored)
         return commit(c, q, colored);
     if (--c->BOUND[i] == 0)
         return cover(c, i, colored);
+    x3_fix(c, i, colored);
     return 0;
 }
 
@@ -602,23 +711,26 @@ uncommit_bounded(Ctx *c, int q, const int colored)
     }
     if (c->BOUND[i]++ == 0)
         uncover(c, i, colored);
+    x3_fix(c, i, colored);
 }
 
 /* The null choice takes item i out of the item list (its options stay), and puts
    it back. */
 static inline void
-deactivate(Ctx *c, int i)
+deactivate(Ctx *c, int i, const int colored)
 {
     int l = c->LL[i], r = c->RL[i];
     c->RL[l] = r;
     c->LL[r] = l;
+    x3_out(c, i, colored);
 }
 
 static inline void
-reactivate(Ctx *c, int i)
+reactivate(Ctx *c, int i, const int colored)
 {
     c->RL[c->LL[i]] = i;
     c->LL[c->RL[i]] = i;
+    x3_in(c, i, colored);
 }
 
 /* Take node x out of its item's list (Knuth's tweak); with block, hide the rest of
@@ -632,7 +744,9 @@ tweak(Ctx *c, int x, int block, const int colored)
     Node *n = AT(nd, x);
     AT(nd, n->u)->d = n->d;
     AT(nd, n->d)->u = n->u;
-    LEN_OF(nd, n->t)--;
+    int len = --LEN_OF(nd, n->t);
+    if ((colored & TREE) && n->t <= OFF(c->N1))
+        x3_len(c, IDX(n->t), len, colored);
     return 1 + (block ? hide(c, x, colored) : 0);
 }
 
@@ -654,6 +768,7 @@ untweak(Ctx *c, int i, int first, int block, const int colored)
     }
     AT(nd, last)->u = above;
     LEN_OF(nd, h) += k;
+    x3_fix(c, i, colored);
 }
 
 /* X7 (M8) for item i: undo its cover, or put back what was tweaked out of its list
@@ -675,6 +790,7 @@ restore_bounded(Ctx *c, int i, int first, const int colored)
         }
     }
     c->BOUND[i]++;
+    x3_fix(c, i, colored);
 }
 
 /* The branching degree of item i under bounds: LEN + s - BOUND + 1, where

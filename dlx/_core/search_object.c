@@ -8,6 +8,8 @@
 #include "core.h"
 #include "memo.h"
 
+#include <float.h>
+
 /* A search's status, as Search.status names it. */
 enum { ST_READY, ST_PAUSED, ST_DONE, ST_BUDGET, ST_TIMEOUT, ST_FAILED };
 
@@ -66,6 +68,9 @@ explored(const Run *r)
         }
         width *= d;
         done += ((k < d ? k : d) - 1) / width;
+        if (width > DBL_MAX)
+            break;      /* the levels below add 0 (and so does 0.5 / width): a deep
+                           search's estimate costs its first levels, not all of them */
     }
     return done + 0.5 / width;
 }
@@ -424,17 +429,16 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(S);
         return NULL;
     }
-    int attached = dlx_bits_attach(r, cache > 0 ? 0 : bits);
-    if (attached < 0) {
+    if (dlx_run_attach(r, cache > 0 ? 0 : bits) < 0) {
         PyMem_Free(f);
         Py_DECREF(S);
         return PyErr_NoMemory();
     }
-    if (!attached)
-        dlx_run_load_links(r);
     r->updates = 0;
     int placed = dlx_place_forced(r, f, n_forced);
     PyMem_Free(f);
+    if (r->tree != NULL && placed == PLACED)
+        dlx_tree_build(r);
     if (placed == DEAD)
         r->level++;                  /* the root, at the level after the forced options */
     dlx_run_start(r);
@@ -486,6 +490,7 @@ Search_dealloc(SearchObject *S)
     Py_XDECREF(S->table);
     PyMem_Free(S->run.block);
     dlx_bits_detach(&S->run);
+    dlx_tree_detach(&S->run);
     PyMem_Free(S->bblock);
     PyMem_Free(S->run.wt);
     dlx_memo_free(S->run.memo);
@@ -627,7 +632,8 @@ Search_get_nodes(SearchObject *S, void *closure)
 static PyObject *
 Search_get_representation(SearchObject *S, void *closure)
 {
-    return PyUnicode_FromString(S->run.bits != NULL ? "bits" : "links");
+    return PyUnicode_FromString(S->run.bits != NULL ? "bits" : S->run.tree != NULL ? "tree"
+                                                                             : "links");
 }
 
 static PyObject *
@@ -696,7 +702,8 @@ static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "nodes visited so far", NULL},
     {"updates", (getter)Search_get_updates, NULL, "link updates so far", NULL},
     {"representation", (getter)Search_get_representation, NULL,
-     "'bits' when the search runs on the bitsets (bits.c), else 'links'", NULL},
+     "'bits' when the search runs on the bitsets (bits.c), 'tree' on the links with\n"
+     "X3's tree (tree.h), else 'links' (the links with X3's scan)", NULL},
     {"solutions", (getter)Search_get_solutions, NULL, "solutions reached so far", NULL},
     {"cache", (getter)Search_get_cache, NULL,
      "counting by caching: {'entries': n, 'full': bool, 'overflow': bool}, or None", NULL},
