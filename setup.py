@@ -26,7 +26,8 @@ class BuildExt(build_ext):
 # One file per concern (see dlx/_core/core.h); paths relative to this file.
 CORE_SOURCES = [f"dlx/_core/{name}.c" for name in (
     "module", "table", "loop", "search_object", "batch", "minimize", "scan", "memo", "estimate", "bits")]
-CORE_HEADERS = ["dlx/_core/core.h", "dlx/_core/dance.h", "dlx/_core/memo.h", "dlx/_core/bits.h"]
+CORE_HEADERS = ["dlx/_core/core.h", "dlx/_core/dance.h", "dlx/_core/memo.h", "dlx/_core/bits.h",
+                "dlx/_core/tree.h"]
 
 setup(
     ext_modules=[Extension("dlx._core", CORE_SOURCES, depends=CORE_HEADERS, optional=True)],

@@ -113,23 +113,38 @@ def peer_run(peer: str, n: int, timeout: float, memory_gb: float) -> dict[str, A
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
         timer = threading.Timer(timeout, proc.kill)
         timer.start()
-        _, status, usage = os.wait4(proc.pid, 0)
+        peak = 0.0
+        while proc.poll() is None:      # (a peer killed at the time limit says nothing)
+            peak = max(peak, _hwm_gb(proc.pid))
+            time.sleep(0.2)
         timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         text, problem = out.read(), err.read()
-    peak = usage.ru_maxrss / 1024 / 1024          # GB (Linux reports kB)
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    got = json.loads(lines[-1]) if lines else {}
+    if got.get("peak_mb"):
+        peak = max(peak, got["peak_mb"] / 1024)
     if proc.returncode == -signal.SIGKILL:
         return {"error": f"over {timeout:.0f} s", "peak_gb": peak}
-    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
     if not lines:
         last = (problem.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
         return {"error": last[:120], "peak_gb": peak}
-    got = json.loads(lines[-1])
     if got.get("error"):
         return {"error": got["error"][:120], "peak_gb": peak}
     return {"seconds": got["seconds"], "result": got["result"], "peak_gb": peak}
+
+
+def _hwm_gb(pid: int) -> float:
+    """The peak resident memory of process pid so far (Linux's VmHWM), in GB; 0 if gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024 / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 def boards(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -166,10 +181,16 @@ def peers(args: argparse.Namespace) -> None:
           f" {args.peer_timeout:.0f} s; {_load()})\n")
     print("| n | " + " | ".join(args.peers) + " |")
     print("|---|" + "---:|" * len(args.peers))
+    failed: set[str] = set()
     for n in args.sizes:
         cells = []
         for peer in args.peers:
+            if peer in failed:          # it failed on a smaller board: not tried again
+                cells.append("(not tried)")
+                continue
             got = peer_run(peer, n, args.peer_timeout, args.peer_memory_gb)
+            if "error" in got:
+                failed.add(peer)
             if "error" in got:
                 cells.append(f"failed ({got['peak_gb']:.1f} GB): {got['error']}"
                              if "peak_gb" in got else f"failed: {got['error']}")
@@ -179,26 +200,41 @@ def peers(args: argparse.Namespace) -> None:
 
 
 def per_node(args: argparse.Namespace) -> None:
+    """The first solution's search on the core, split into its setup (the search's own
+    copy of the links, and the tree built) and its loop, per node and per update."""
+    from dlx import engine
+    from dlx.links import Links
     print(f"\n## Time per node and per update against the items ({_load()})\n")
-    print("| items | n | nodes | updates | tree: search | ns per node | ns per update |"
-          " scan: search | ns per node | ns per update |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| items | nodes | updates | tree: setup | loop | loop, ns per node |"
+          " ns per update | setup, ns per node | scan: loop | ns per node | ns per update |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in (32, 100, 316, 1000):
         p = dominoes.encode(n, n)
-        stats = dlx.Stats()
-        dlx.count(p, limit=1, stats=stats)
-        reps = max(args.reps, 3 if n < 1000 else 1)
-        tree, _ = _median(lambda p=p: dlx.count(p, limit=1, engine="c-tree"), reps)
-        cells = [f"{tree:.4f} s", f"{tree / stats.nodes * 1e9:.0f}",
-                 f"{tree / stats.updates * 1e9:.0f}"]
-        if n * n <= 100_000:
-            scan, _ = _median(lambda p=p: dlx.count(p, limit=1, engine="c-links"), 1)
-            cells += [f"{scan:.4f} s", f"{scan / stats.nodes * 1e9:.0f}",
-                      f"{scan / stats.updates * 1e9:.0f}"]
-        else:
-            cells += ["-", "-", "-"]
-        print(f"| {n * n:,} | {n} | {stats.nodes:,} | {stats.updates:,} | " + " | ".join(cells)
-              + " |", flush=True)
+        links = Links.of(p)
+        table, labels = engine.table(links), engine._labels(links)
+        cells = []
+        for rep in (2, 0) if n * n <= 100_000 else (2,):
+            best: tuple[float, float, int, int] | None = None
+            for _ in range(args.reps if rep == 2 else 1):
+                t0 = time.perf_counter()
+                search = engine._core.Search(table, labels, "count", limit=1, bits=rep)
+                t1 = time.perf_counter()
+                search.count()
+                t2 = time.perf_counter()
+                got = (t1 - t0, t2 - t1, search.nodes, search.updates)
+                best = got if best is None or got[0] + got[1] < best[0] + best[1] else best
+                del search
+            assert best is not None
+            setup, loop, nodes, updates = best
+            if rep == 2:
+                cells += [f"{nodes:,}", f"{updates:,}", f"{setup:.4f} s", f"{loop:.4f} s",
+                          f"{loop / nodes * 1e9:.0f}", f"{loop / updates * 1e9:.0f}",
+                          f"{setup / nodes * 1e9:.0f}"]
+            else:
+                cells += [f"{loop:.4f} s", f"{loop / nodes * 1e9:.0f}",
+                          f"{loop / updates * 1e9:.0f}"]
+        cells += ["-"] * (10 - len(cells))
+        print(f"| {n * n:,} | " + " | ".join(cells) + " |", flush=True)
 
 
 def _cpu(f: Callable[[], Any], reps: int) -> float:
@@ -208,6 +244,15 @@ def _cpu(f: Callable[[], Any], reps: int) -> float:
         f()
         times.append(time.process_time() - t0)
     return min(times)
+
+
+def _empty_sudoku(box: int) -> dlx.ExactCover:
+    """The empty Sudoku grid of boxes box x box: options (row, col, digit) over the
+    items cell, row-digit, col-digit, box-digit."""
+    n = box * box
+    return dlx.ExactCover({(r, c, v): [("cell", r, c), ("row", r, v), ("col", c, v),
+                                       ("box", r // box * box + c // box, v)]
+                           for r in range(n) for c in range(n) for v in range(n)})
 
 
 def _budgeted(p: dlx.ExactCover, engine: str, max_nodes: int, limit: int | None) -> None:
@@ -232,10 +277,8 @@ def crossover(args: argparse.Namespace) -> None:
         options, _ = common.as_options(inst["rows"], n, 0)
         cases.append((f"random cover, {4 * n:,} options of 2-5 items", dlx.ExactCover(options),
                       some))
-    from problems.sudoku import encode as sudoku_encode
-    for box in (3, 4, 5):
-        cases.append((f"empty Sudoku {box * box}x{box * box}", sudoku_encode("." * box ** 4),
-                      first))
+    for box in (3, 4, 5, 6, 7, 8):
+        cases.append((f"empty Sudoku {box * box}x{box * box}", _empty_sudoku(box), first))
     for name, p, what in cases:
         def run(e: str, p: dlx.ExactCover = p, what: str = what) -> None:
             _budgeted(p, e, 20_000 if what == some else 50_000, None if what == some else 1)
@@ -255,7 +298,8 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[200, 300, 400, 500, 1000])
     parser.add_argument("--scan-upto", type=int, default=300,
                         help="also time the scan (engine='c-links') up to this n")
-    parser.add_argument("--peers", nargs="*", default=["miniexact", "xcover"])
+    parser.add_argument("--peers", nargs="*", default=["miniexact", "xcover"],
+                        help="the peers to run (none: --peers with no name)")
     parser.add_argument("--peer-timeout", type=float, default=300.0)
     parser.add_argument("--peer-memory-gb", type=float, default=4.0)
     parser.add_argument("--per-node", action="store_true")
@@ -265,8 +309,8 @@ def main() -> int:
     args = parser.parse_args()
     if not args.no_boards:
         boards(args)
-        if args.peers:
-            peers(args)
+    if args.peers:
+        peers(args)
     if args.per_node:
         per_node(args)
     if args.crossover:

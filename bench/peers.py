@@ -32,7 +32,8 @@ Tasks:
                     first line out is {"task": "serve", "result": "ready", "warmup_seconds": ...}
 
 Output keys: peer, task, args, result, seconds (min over --repeat runs), all_seconds,
-cpu_seconds (process CPU time of that same run), load_seconds (reading/generating the
+cpu_seconds (process CPU time of that same run), peak_mb (the process's peak resident
+memory, Linux's VmHWM), load_seconds (reading/generating the
 instance, part of seconds), warmup_seconds (import plus a first call on the toy problem,
 measured before and outside `seconds`: for numba peers that is the JIT compile or the cache
 load, see "numba_cache"), import_seconds, version, note.
@@ -582,8 +583,22 @@ def main(argv=None) -> int:
     except Exception as exc:  # report, don't crash: the caller compares JSON lines
         out["error"] = f"{type(exc).__name__}: {exc}"
         status = 1
+    out["peak_mb"] = _peak_mb()
     print(json.dumps(out), flush=True)
     return status
+
+
+def _peak_mb() -> float | None:
+    """This process's peak resident memory in MB (Linux's VmHWM: of this program only,
+    not of the process that started it), or None where /proc has no such line."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
 
 
 if __name__ == "__main__":

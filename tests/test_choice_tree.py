@@ -179,10 +179,21 @@ def test_the_core_says_which_representation_runs():
     assert _representation(plain, "c-tree", cache=1000) == "links"
 
 
-def test_the_core_keeps_the_tree_for_big_problems_only():
+def _empty_sudoku(box: int) -> dlx.ExactCover:
+    n = box * box
+    return dlx.ExactCover({(r, c, v): [("cell", r, c), ("row", r, v), ("col", c, v),
+                                       ("box", r // box * box + c // box, v)]
+                           for r in range(n) for c in range(n) for v in range(n)})
+
+
+def test_the_core_keeps_the_tree_where_it_pays():
+    """From 1,024 primary items, when they are 40 times the link updates of a cover
+    (options per item x items per option) or more: bench/big.py --crossover."""
     assert _representation(dominoes(20, 20), "c") == "links"       # 400 items: the scan
-    assert _representation(dominoes(50, 50), "c") == "tree"        # 2,500: the tree
+    assert _representation(dominoes(50, 50), "c") == "tree"        # 2,500, u = 7.8
     assert _representation(dominoes(50, 50), "c-links") == "links"
+    assert _representation(_empty_sudoku(5), "c") == "links"       # 2,500, u = 100
+    assert _representation(_empty_sudoku(7), "c") == "tree"        # 9,604, u = 196
 
 
 def test_c_tree_is_an_engine_name():

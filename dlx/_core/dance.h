@@ -178,33 +178,64 @@ x3_key(const Ctx *c, int i, int len, const int colored)
     return tree_key(len, i);
 }
 
-/* Primary item i, uncovered or not, has LEN len now (or, under bounds, a new
-   BOUND): its key follows, when it is in the active list (an item out of it keeps
-   OUT: x3_in gives it its key when it comes back). */
+/* The items whose key may have changed since the last X3 (after the tree's keys):
+   D[0] of them in D[1..], each marked in mark[] (after D's P + 1 ints). */
+ALWAYS_INLINE int *
+x3_dirty(const Ctx *c, const int colored)
+{
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        return (int *)((wkey *)c->tree + 2 * (size_t)c->P);
+    return (int *)((uint64_t *)c->tree + 2 * (size_t)c->P);
+}
+
+/* Primary item i has LEN len now (or, under bounds, a new BOUND): its key is set
+   at the next X3 (x3_flush), once however often it changes before then, and not at
+   all when it comes back to what it was. */
 ALWAYS_INLINE void
 x3_len(const Ctx *c, int i, int len, const int colored)
 {
+    (void)len;
     if (!(colored & TREE))
         return;
-    const int l = c->P + i;
-    if ((colored & TREE_BOUNDED) == TREE_BOUNDED) {
-        wkey *T = (wkey *)c->tree, old = T[l];
-        if (old != OUT128)
-            tree_move_bounded(T, l, old, x3_key(c, i, len, colored));
-    }
-    else {
-        uint64_t *T = (uint64_t *)c->tree, old = T[l];
-        if (old != OUT64)
-            tree_move(T, l, old, tree_key(len, i));
+    int *D = x3_dirty(c, colored);
+    unsigned char *mark = (unsigned char *)(D + c->P + 1);
+    if (!mark[i]) {
+        mark[i] = 1;
+        D[++D[0]] = i;
     }
 }
 
-/* The same, reading i's LEN (after BOUND[i] or LEN[i] changed). */
+/* The same after BOUND[i] or LEN[i] changed. */
 ALWAYS_INLINE void
 x3_fix(const Ctx *c, int i, const int colored)
 {
-    if (colored & TREE)
-        x3_len(c, i, LEN_OF(c->nd, OFF(i)), colored);
+    x3_len(c, i, 0, colored);
+}
+
+/* Give the items marked by x3_len their keys now: an item in the active list the
+   key of its LEN (and bounds), moved up or down its path; an item out of it keeps
+   OUT (x3_in gives it its key when it comes back). */
+ALWAYS_INLINE void
+x3_flush(const Ctx *c, const int colored)
+{
+    int *D = x3_dirty(c, colored);
+    unsigned char *mark = (unsigned char *)(D + c->P + 1);
+    const int n = D[0], P = c->P;
+    for (int k = 1; k <= n; k++) {
+        const int i = D[k], l = P + i, len = LEN_OF(c->nd, OFF(i));
+        mark[i] = 0;
+        if ((colored & TREE_BOUNDED) == TREE_BOUNDED) {
+            wkey *T = (wkey *)c->tree, old = T[l];
+            if (old != OUT128)
+                tree_move_bounded(T, l, old, x3_key(c, i, len, colored));
+        }
+        else {
+            uint64_t *T = (uint64_t *)c->tree, old = T[l];
+            if (old != OUT64)
+                tree_move(T, l, old, tree_key(len, i));
+        }
+    }
+    D[0] = 0;
 }
 
 /* Primary item i leaves the active list (cover, the null choice), or comes back. */
@@ -238,6 +269,7 @@ x3_in(const Ctx *c, int i, const int colored)
 ALWAYS_INLINE int
 x3_choose(const Ctx *c, const int colored)
 {
+    x3_flush(c, colored);
     if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
         return (int)(uint32_t)((const wkey *)c->tree)[1];
     return (int)(uint32_t)((const uint64_t *)c->tree)[1];

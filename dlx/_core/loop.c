@@ -136,28 +136,53 @@ dlx_run_start(Run *r)
 
 /* ------------------------------------------------------ X3's tree (tree.h) */
 
-/* From this many primary items, "auto" keeps X3's tree: below it the scan costs
-   less than keeping the tree (bench/big.py --crossover measures it). */
-#ifndef TREE_MIN_ITEMS
-#define TREE_MIN_ITEMS 2048
+/* When "auto" keeps X3's tree: the scan walks the active list at every node (up to
+   the first item of at most one option), the tree moves a key for each item whose
+   LEN a node changes, about u = (options of an item) x (items of an option) of them
+   for each cover.  So the tree pays with many items and few updates: from
+   TREE_MIN_ITEMS primary items, when there are TREE_ITEMS_PER_UPDATE times u of
+   them.  bench/big.py --crossover measured it (CPU time, tree over scan): square
+   boards tiled by pairs of neighbours 0.12 at 1,024 items (u = 7.5) and 0.02 at
+   8,100; random covers of 2-5 items 1.15 at 1,024 items (u = 49) and 0.74 at 2,048;
+   empty n^2 x n^2 grids with boxes (options of 4 items) 1.4-1.7 at 2,500 items
+   (u = 100), 1.06 at 5,184 (u = 144), 0.80 at 9,604 and 0.51 at 16,384. */
+#define TREE_MIN_ITEMS 1024
+#define TREE_ITEMS_PER_UPDATE 40
+
+static int
+tree_pays(const TableObject *t)
+{
+#ifdef DLX_TREE_ALWAYS
+    return 1;           /* (a build for the tests: the tree wherever it serves) */
 #endif
+    if (t->N1 < TREE_MIN_ITEMS)
+        return 0;
+    long long primary_nodes = 0;
+    for (int j = 1; j <= t->N1; j++)
+        primary_nodes += t->LEN[j];
+    double option_nodes = (double)t->M - t->N - 2 - t->n_options;
+    double u = (double)primary_nodes / t->N1 * option_nodes / (t->n_options > 0 ? t->n_options : 1);
+    return t->N1 >= TREE_ITEMS_PER_UPDATE * u;
+}
 
 /* Run r keeps X3's tree when its search is one the tree serves (the rule mrv, not
    sharp; not counting by caching; not on the bitsets) and `want` asks for it: 1
-   always, -1 when it pays (TREE_MIN_ITEMS), 0 never.  Returns 1 when attached, 0
-   when not, -1 on no memory.  dlx_tree_build fills it once the forced options are
+   always, -1 when it pays (tree_pays), 0 never.  Returns 1 when attached, 0 when
+   not, -1 on no memory.  dlx_tree_build fills it once the forced options are
    placed. */
 int
 dlx_tree_attach(Run *r, int want)
 {
     const TableObject *t = r->t;
     if (want == 0 || r->bits != NULL || r->memo != NULL || r->heuristic != H_MRV
-            || r->sharp != NULL || t->N1 < 1 || (want < 0 && t->N1 < TREE_MIN_ITEMS))
+            || r->sharp != NULL || t->N1 < 1 || (want < 0 && !tree_pays(t)))
         return 0;
     int P = 1;
     while (P <= t->N1)
         P <<= 1;
-    void *T = PyMem_Malloc(2 * (size_t)P * (t->multi ? sizeof(wkey) : sizeof(uint64_t)));
+    /* the keys, then the items marked since the last X3 (x3_len), then their marks */
+    void *T = PyMem_Malloc(2 * (size_t)P * (t->multi ? sizeof(wkey) : sizeof(uint64_t))
+                           + ((size_t)P + 1) * sizeof(int) + (size_t)P);
     if (T == NULL)
         return -1;
     r->tree = T;
@@ -183,6 +208,9 @@ dlx_tree_detach(Run *r)
         for (int k = P - 1; k >= 1; k--)                                      \
             T[k] = T[2 * k] < T[2 * k + 1] ? T[2 * k] : T[2 * k + 1];         \
         T[0] = 0;                                                             \
+        int *D = (int *)(T + 2 * (size_t)P);                                  \
+        D[0] = 0;                                                             \
+        memset(D + P + 1, 0, (size_t)P);                                      \
     } while (0)
 
 void

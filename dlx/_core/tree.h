@@ -28,10 +28,15 @@
  * The tree of one search: T[1] is the root, T[k]'s children are T[2k] and T[2k+1],
  * and item i's leaf is T[P + i], where P (a power of two) is more than N1 (item 0
  * and the leaves past N1 hold OUT).  T[0] holds 0, less than any key, so that a
- * key going down stops there without a test.  dance.h calls these from the steps
- * that change LEN, BOUND or the active list, when the loop keeps a tree (its TREE
- * flag); loop.c builds the tree (dlx_tree_build) once the forced options are
- * placed, from the state the search starts from.
+ * key going down stops there without a test.  After the keys come the items whose
+ * LEN (or BOUND) changed since the last X3, each once: the steps of the dance only
+ * mark them (dance.h's x3_len), and X3 first gives each its key (x3_flush), so an
+ * item whose LEN goes down and back up between two choices (an option committed,
+ * then uncommitted) costs no move at all.  Covering an item and the null choice
+ * take it out of the tree at once (x3_out), and uncovering puts it back (x3_in).
+ * dance.h calls these when the loop keeps a tree (its TREE flag); loop.c builds
+ * the tree (dlx_tree_build) once the forced options are placed, from the state
+ * the search starts from.
  */
 
 #ifndef DLX_TREE_H
