@@ -40,9 +40,11 @@ dlx_run_alloc_bare(Run *r, const TableObject *t)
     size_t cols = t->colored ? (size_t)M : 0;
     size_t ints = 2 * (size_t)(N + 2) + cols + 4 * (size_t)depth + (size_t)N1 + 1;
     size_t longs = (size_t)depth + 1;
-    char *block = (char *)PyMem_Malloc(nodes + longs * sizeof(long long) + ints * sizeof(int));
+    size_t bytes = nodes + longs * sizeof(long long) + ints * sizeof(int);
+    char *block = (char *)PyMem_Malloc(bytes);
     if (block == NULL)
         return -1;
+    dlx_huge_pages(block, bytes);
     memset(r, 0, sizeof(Run));
     r->t = t;
     r->N1 = N1;
@@ -181,10 +183,12 @@ dlx_tree_attach(Run *r, int want)
     while (P <= t->N1)
         P <<= 1;
     /* the keys, then the items marked since the last X3 (x3_len), then their marks */
-    void *T = PyMem_Malloc(2 * (size_t)P * (t->multi ? sizeof(wkey) : sizeof(uint64_t))
-                           + ((size_t)P + 1) * sizeof(int) + (size_t)P);
+    size_t bytes = 2 * (size_t)P * (t->multi ? sizeof(wkey) : sizeof(uint64_t))
+                   + ((size_t)P + 1) * sizeof(int) + (size_t)P;
+    void *T = PyMem_Malloc(bytes);
     if (T == NULL)
         return -1;
+    dlx_huge_pages(T, bytes);
     r->tree = T;
     r->tree_P = P;
     return 1;
