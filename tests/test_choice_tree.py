@@ -103,14 +103,15 @@ def test_the_tree_chooses_as_the_scan_does(problem, max_nodes, seed, data):
     _alike(dlx.first, problem, **kw)
 
 
-@given(bounded(), st.sampled_from([None, 1, 4, 30]), st.data())
+@given(bounded(), st.sampled_from([None, 1, 4, 30]), st.sampled_from([None, 3]), st.data())
 @settings(max_examples=200)
-def test_the_tree_chooses_by_the_branching_degree_under_bounds(problem, max_nodes, data):
+def test_the_tree_chooses_by_the_branching_degree_under_bounds(problem, max_nodes, seed, data):
     """Algorithm M: the degree, its ties (smaller slack, longer list, first) and the
-    first dead end, as the scan; with forced options and budgets."""
+    first dead end, as the scan; with forced options, seeds and budgets."""
     forced = _forced(problem, data)
-    _alike(dlx.solutions, problem, max_nodes=max_nodes or BUDGET, forced=forced)
-    _alike(dlx.count, problem, max_nodes=max_nodes or BUDGET, forced=forced)
+    kw = {"max_nodes": max_nodes or BUDGET, "forced": forced, "seed": seed}
+    _alike(dlx.solutions, problem, **kw)
+    _alike(dlx.count, problem, **kw)
 
 
 @pytest.mark.slow

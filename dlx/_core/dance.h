@@ -118,7 +118,8 @@ typedef struct {
     void *bits_block;
     char *bits_state;
     uint64_t *bits_cand;
-    /* X3's tournament tree (tree.h), when the search keeps one: 2 * tree_P keys */
+    /* X3's tournament tree (tree.h), when the search keeps one: 2 * tree_P keys,
+       then the items marked since the last X3 (loop.c's dlx_tree_attach) */
     void *tree;
     int tree_P;
     /* counters and limits */
