@@ -95,13 +95,15 @@ def test_a_batch_timeout_leaves_the_rest_unknown(engine):
     """The batch's time runs out during one set: that set and those after it are out
     of budget (unknown), the sets before it are answered."""
     p = queens(10 if engine == "python" else 12)
-    whole = dlx.count(p, engine=engine)
+    stats = dlx.Stats()
+    whole = dlx.count(p, engine=engine, stats=stats)
     answers = dlx.Prepared(p, engine=engine).batch([[]] * 400, limit=None, timeout=0.3)
     done = [a for a in answers if not a.out_of_budget]
-    assert all(a.found == whole for a in done)
+    assert all(a.found == whole and a.nodes == stats.nodes for a in done)
     assert len(done) < len(answers)
     assert all(a.out_of_budget for a in answers[len(done):])
-    assert answers[len(done)].nodes < answers[0].nodes
+    # the set the time ran out in stopped part way (under load that may be the first)
+    assert answers[len(done)].nodes < stats.nodes
 
 
 @pytest.mark.skipif(not engines.available(), reason="the C core is not built")
