@@ -71,7 +71,8 @@ the public ``dlx`` API), so there are no cycles::
 
     generate   generate, generate_many, minimize, is_minimal, random_grid: unique puzzles
                (up to MAX_GENERATE_SIZE)
-    steer      a puzzle of a rare level, made from a seed puzzle known to need it (_seeds)
+    steer      a puzzle of a rare level, made from a seed puzzle known to need it (the data
+               file seeds.txt, package data)
     symmetry   SYMMETRIES, orbits: the patterns of givens
     rate       rate, solve_steps, explain (clashes, or the human solution): Level, Rating
     batches    Outcome, batch, solve_lines, solve/count/classify_many; the engine code
