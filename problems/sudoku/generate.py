@@ -85,7 +85,7 @@ from typing import Any, Literal, NamedTuple, TypeVar, cast
 
 import dlx
 
-from .errors import Deadline, SudokuError, _shown, seed_of, whole
+from .errors import SudokuError, _shown, deadline_of, seed_of, whole
 from .grid import Grid, PuzzleLike, as_grid
 from .matrix import indices, prepared
 from .rate import Layout, Level, NotUniqueError, layout, rate, unique_solution
@@ -119,7 +119,7 @@ class GenerateError(SudokuError):
 
 
 def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1,
-           deadline: Deadline | None = None
+           deadline: dlx.Deadline | None = None
            ) -> Iterator[tuple[int, _T | None, Exception | None]]:
     """Run puzzles in the making side by side: ``(position, result, error)`` as each ends.
 
@@ -132,7 +132,7 @@ def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1,
     searches get what is left of the ``deadline``; once it has passed, this raises
     :class:`dlx.BudgetExceeded` (the live tasks are dropped).
     """
-    deadline = deadline if deadline is not None else Deadline(None)
+    deadline = deadline if deadline is not None else dlx.Deadline(None)
     full = prepared(shape)
     live: list[tuple[int, _Steps[_T], _Request]] = []
     started, unfinished, more = 0, 0, True
@@ -178,7 +178,7 @@ def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1,
         live = []
         for (limit, budget), asks in groups.items():
             answers = full.batch([s for _, _, sets in asks for s in sets], limit=limit,
-                                 max_nodes=budget, timeout=deadline.left(), indices=True)
+                                 max_nodes=budget, timeout=deadline.remaining(), indices=True)
             if any(a.timed_out for a in answers):
                 raise deadline.exceeded()
             at = 0
@@ -190,7 +190,7 @@ def _drive(shape: Shape, tasks: Iterator[_Steps[_T]], at_once: int = 1,
                     yield done
 
 
-def _run(shape: Shape, task: _Steps[_T], deadline: Deadline | None = None) -> _T:
+def _run(shape: Shape, task: _Steps[_T], deadline: dlx.Deadline | None = None) -> _T:
     """Run one puzzle in the making to its end (raising what it raises)."""
     for _, result, error in _drive(shape, iter([task]), 1, deadline):
         if error is not None:
@@ -523,16 +523,16 @@ class _Plan:
             [level for level in sorted(wanted) if can_steer(shape, symmetry, level)]
         self.steer_pattern = symmetry
 
-    def steered(self, rng: random.Random, deadline: Deadline) -> tuple[Grid, int]:
+    def steered(self, rng: random.Random, deadline: dlx.Deadline) -> tuple[Grid, int]:
         """A puzzle steered toward one of the levels wanted, and its level."""
         level = rng.choice(self.steer)
         try:
             puzzle = steered(self.shape, level, self.steer_pattern, rng, deadline)
-            return puzzle, int(rate(puzzle, timeout=deadline.left()).level)
+            return puzzle, int(rate(puzzle, timeout=deadline.remaining()).level)
         except dlx.BudgetExceeded:
             raise deadline.exceeded() from None
 
-    def make(self, seed: int | random.Random | None, deadline: Deadline) -> _Steps[Grid]:
+    def make(self, seed: int | random.Random | None, deadline: dlx.Deadline) -> _Steps[Grid]:
         """One puzzle in the making (see :func:`generate`), from ``seed``; the ``deadline``
         is checked between tries and before each long step.  With ``level``, the first
         :data:`RANDOM_TRIES` tries are random puzzles, the others steered toward the level
@@ -557,7 +557,7 @@ class _Plan:
             try:
                 values, _ = _minimal(shape, solution, solution, order, self.budget,
                                      0 if self.minimal or givens is None else givens,
-                                     deadline.left())
+                                     deadline.remaining())
             except dlx.BudgetExceeded:      # minimizing ran out of the time left
                 raise deadline.exceeded() from None
             puzzle = Grid._make(tuple(values), shape)
@@ -568,7 +568,7 @@ class _Plan:
             if wanted is None:
                 return puzzle
             try:
-                got = int(rate(puzzle, timeout=deadline.left()).level)
+                got = int(rate(puzzle, timeout=deadline.remaining()).level)
             except dlx.BudgetExceeded:      # the rating's share of the time ran out
                 raise deadline.exceeded() from None
             if got in wanted:
@@ -650,7 +650,7 @@ def generate(shape: Shape | None = None, *, box: tuple[int, int] | None = None,
     >>> generate(seed=5, level="pointing").clues >= 17
     True
     """
-    deadline = Deadline(timeout)
+    deadline = deadline_of(timeout)
     if not isinstance(seed, random.Random):
         seed_of(seed)
     plan = _options(shape, box, size, givens, symmetry, minimal, level, tries, max_nodes)
@@ -695,7 +695,7 @@ def generate_many(count: int | None, shape: Shape | None = None, *,
     ...     list(generate_many(3, box=(2, 2), seed=10, executor=pool, chunk=2)) == puzzles
     True
     """
-    deadline = Deadline(timeout)
+    deadline = deadline_of(timeout)
     whole(count, "count", none=True)
     whole(at_once, "at_once", low=1)
     whole(chunk, "chunk", low=1)
@@ -711,7 +711,7 @@ def generate_many(count: int | None, shape: Shape | None = None, *,
 
 
 def _many(plan: _Plan, count: int | None, first: int, at_once: int,
-          deadline: Deadline) -> Iterator[Grid]:
+          deadline: dlx.Deadline) -> Iterator[Grid]:
     """The puzzles of seeds ``first``, ``first + 1``, ... made ``at_once`` side by side,
     handed out in order (until the ``deadline``)."""
     numbers = range(count) if count is not None else itertools.count()
@@ -735,14 +735,14 @@ def _run_of(plan: _Plan, first: int, n: int, at_once: int, timeout: float | None
     those made, and the error that stopped it."""
     made: list[Grid] = []
     try:
-        made.extend(_many(plan, n, first, at_once, Deadline(timeout)))
+        made.extend(_many(plan, n, first, at_once, dlx.Deadline(timeout)))
     except Exception as error:          # handed back, to be raised in its turn
         return made, error
     return made, None
 
 
 def _spread(plan: _Plan, count: int | None, first: int, at_once: int, executor: Executor,
-            chunk: int, deadline: Deadline) -> Iterator[Grid]:
+            chunk: int, deadline: dlx.Deadline) -> Iterator[Grid]:
     """The puzzles of :func:`_many`, made in runs of ``chunk`` by ``executor``'s workers
     (each run gets what is left of the ``deadline``, which is also how long a run's
     answer is waited for)."""
@@ -755,7 +755,7 @@ def _spread(plan: _Plan, count: int | None, first: int, at_once: int, executor: 
             n = chunk if count is None else min(chunk, count - start)
             deadline.check()
             pending.append(executor.submit(_run_of, plan, first + start, n, at_once,
-                                           deadline.left()))
+                                           deadline.remaining()))
             while len(pending) >= ahead:
                 yield from _handed(pending.popleft(), deadline)
         while pending:
@@ -766,9 +766,9 @@ def _spread(plan: _Plan, count: int | None, first: int, at_once: int, executor: 
 
 
 def _handed(future: Future[tuple[list[Grid], Exception | None]],
-            deadline: Deadline) -> Iterator[Grid]:
+            deadline: dlx.Deadline) -> Iterator[Grid]:
     try:
-        made, error = future.result(timeout=deadline.left())
+        made, error = future.result(timeout=deadline.remaining())
     except FutureTimeout:
         raise deadline.exceeded() from None
     yield from made

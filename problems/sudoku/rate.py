@@ -80,7 +80,7 @@ import dlx
 
 from .batches import batch
 from .encoding import encode
-from .errors import Deadline, SudokuError, _shown
+from .errors import SudokuError, _shown, deadline_of
 from .grid import Grid, PuzzleLike, as_grid
 from .shapes import Placement, Shape, Unit
 from .verdicts import Clash, Verdict, is_legal
@@ -356,14 +356,15 @@ def _digits(mask: int) -> str:
     return ", ".join(map(str, _bits(mask)))
 
 
-def unique_solution(g: Grid, what: str, deadline: Deadline | None = None) -> Grid:
+def unique_solution(g: Grid, what: str, deadline: dlx.Deadline | None = None) -> Grid:
     """The one solution of ``g``, or :class:`NotUniqueError` naming ``what`` needs it
     (:class:`dlx.BudgetExceeded` when the ``deadline`` passes first)."""
     if not is_legal(g):
         raise NotUniqueError(Verdict.ILLEGAL, what)
-    out = batch([g], 2, shape=g.shape, timeout=None if deadline is None else deadline.left())[0]
+    left = None if deadline is None else deadline.remaining()
+    out = batch([g], 2, shape=g.shape, timeout=left)[0]
     if out.found is None:
-        raise (deadline or Deadline(None)).exceeded()
+        raise (deadline or dlx.Deadline(None)).exceeded()
     if out.found != 1 or out.solution is None:
         verdict = Verdict.IMPOSSIBLE if not out.found else Verdict.AMBIGUOUS
         raise NotUniqueError(verdict, what)
@@ -380,9 +381,9 @@ class _Solver:
     check the ``deadline`` as they go, unit by unit or digit by digit."""
 
     def __init__(self, lay: Layout, values: Sequence[int],
-                 deadline: Deadline | None = None) -> None:
+                 deadline: dlx.Deadline | None = None) -> None:
         self.lay = lay
-        self.deadline = deadline if deadline is not None else Deadline(None)
+        self.deadline = deadline if deadline is not None else dlx.Deadline(None)
         self.values = list(values)
         n = lay.n
         unit_mask = [0] * len(lay.unit_cells)
@@ -660,7 +661,7 @@ class _Solver:
                               primary=[x for x in problem.primary if x not in done])
         stats = dlx.Stats()
         try:
-            dlx.count(left, limit=2, stats=stats, timeout=self.deadline.left())
+            dlx.count(left, limit=2, stats=stats, timeout=self.deadline.remaining())
         except dlx.BudgetExceeded:
             raise self.deadline.exceeded() from None
         blanks = [i for i, v in enumerate(self.values) if not v]
@@ -709,7 +710,7 @@ def rate(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     (<Level.SINGLES: 0>, ['hidden single: 3 in box 1 goes to r1c2', \
 'hidden single: 4 in box 1 goes to r2c1'])
     """
-    deadline = Deadline(timeout)
+    deadline = deadline_of(timeout)
     g = as_grid(puzzle, box, shape)
     solution = unique_solution(g, "rate", deadline)
     solver = _Solver(layout(g.shape), g.values, deadline)

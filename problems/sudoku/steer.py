@@ -43,7 +43,9 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from .errors import Deadline, SudokuFormatError
+import dlx
+
+from .errors import SudokuFormatError
 from .grid import Grid
 from .rate import Layout, _Solver, layout, unique_solution
 from .shapes import Shape
@@ -99,13 +101,13 @@ def can_steer(shape: Shape, symmetry: str | None, level: int) -> bool:
 
 
 def solves_within(lay: Layout, values: Sequence[int], level: int,
-                  deadline: Deadline | None = None) -> bool:
+                  deadline: dlx.Deadline | None = None) -> bool:
     """Do the techniques of ``level`` or less solve the puzzle ``values``?"""
     return _Solver(lay, values, deadline).solves(level)
 
 
 def steered(shape: Shape, level: int, symmetry: str | None, rng: random.Random,
-            deadline: Deadline | None = None) -> Grid:
+            deadline: dlx.Deadline | None = None) -> Grid:
     """A new puzzle of ``level`` from one of the :func:`seeds` (see the module docstring).
 
     ``shape`` must be the standard 9x9 (:func:`can_steer`).  Its givens have the
