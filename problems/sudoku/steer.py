@@ -47,9 +47,11 @@ import dlx
 
 from .errors import SudokuFormatError
 from .grid import Grid
-from .rate import Layout, _Solver, layout, unique_solution
+from .rate import layout, unique_solution
 from .shapes import Shape
 from .symmetry import orbits
+from .tables import Tables
+from .techniques import Solver
 
 __all__ = ["SEEDS_FILE", "seeds", "can_steer", "steered", "solves_within"]
 
@@ -100,10 +102,10 @@ def can_steer(shape: Shape, symmetry: str | None, level: int) -> bool:
     return shape == Shape.standard(9) and level in seeds().get(symmetry or "none", {})
 
 
-def solves_within(lay: Layout, values: Sequence[int], level: int,
+def solves_within(lay: Tables, values: Sequence[int], level: int,
                   deadline: dlx.Deadline | None = None) -> bool:
     """Do the techniques of ``level`` or less solve the puzzle ``values``?"""
-    return _Solver(lay, values, deadline).solves(level)
+    return Solver(lay, values, deadline).solves(level)
 
 
 def steered(shape: Shape, level: int, symmetry: str | None, rng: random.Random,
