@@ -165,12 +165,12 @@ class Bounds:
         return res
 
     def lagrange(self, search: Search, cand: list[int], vals: list[int], cur: float,
-                  mu: list[float], iterations: int
-                  ) -> tuple[float, list[float], list[tuple[int, int]] | None]:
+                 mu: list[float], iterations: int
+                 ) -> tuple[float, list[float], list[tuple[int, int]] | None]:
         """Lagrangian bound on the reduced score of the best completion.
 
         ``cur`` is the reduced score of the placed cells and ``mu[k*n + d-1]`` the
-        price of digit d in unit k (see the module docstring, part 4).  Runs up
+        price of digit d in unit k (see :mod:`~problems.sudoku._maxscore`, part 4).  Runs up
         to ``iterations`` subgradient steps, stopping once the bound prunes.
         Returns (bound, the multipliers of the best bound, that step's digit of
         every empty cell as (cell, digit) pairs).

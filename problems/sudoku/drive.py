@@ -48,8 +48,8 @@ class Maker(Protocol):
 
 
 def drive(shape: Shape, tasks: Iterator[Steps[_T]], at_once: int = 1,
-           deadline: dlx.Deadline | None = None
-           ) -> Iterator[tuple[int, _T | None, Exception | None]]:
+          deadline: dlx.Deadline | None = None
+          ) -> Iterator[tuple[int, _T | None, Exception | None]]:
     """Run puzzles in the making side by side: ``(position, result, error)`` as each ends.
 
     Up to ``at_once`` tasks are live.  Each round sends every live task's
@@ -129,7 +129,7 @@ def run(shape: Shape, task: Steps[_T], deadline: dlx.Deadline | None = None) -> 
 
 
 def many(plan: Maker, count: int | None, first: int, at_once: int,
-          deadline: dlx.Deadline) -> Iterator[Grid]:
+         deadline: dlx.Deadline) -> Iterator[Grid]:
     """The puzzles of seeds ``first``, ``first + 1``, ... made ``at_once`` side by side,
     handed out in order (until the ``deadline``)."""
     numbers = range(count) if count is not None else itertools.count()
@@ -160,7 +160,7 @@ def _run_of(plan: Maker, first: int, n: int, at_once: int, timeout: float | None
 
 
 def spread(plan: Maker, count: int | None, first: int, at_once: int, executor: Executor,
-            chunk: int, deadline: dlx.Deadline) -> Iterator[Grid]:
+           chunk: int, deadline: dlx.Deadline) -> Iterator[Grid]:
     """The puzzles of :func:`many`, made in runs of ``chunk`` by ``executor``'s workers
     (each run gets what is left of the ``deadline``, which is also how long a run's
     answer is waited for)."""
@@ -185,6 +185,7 @@ def spread(plan: Maker, count: int | None, first: int, at_once: int, executor: E
 
 def _handed(future: Future[tuple[list[Grid], Exception | None]],
             deadline: dlx.Deadline) -> Iterator[Grid]:
+    """The puzzles of a run, when it ends (within the ``deadline``), then its error."""
     try:
         made, error = future.result(timeout=deadline.remaining())
     except FutureTimeout:
