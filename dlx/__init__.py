@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from types import ModuleType as _ModuleType
 
     from . import viz
+    from .deadline import Deadline
     from .engine import engine_for
     from .errors import (
         BudgetExceeded,
@@ -68,7 +69,7 @@ __all__ = [
     "is_exact_cover", "why_not", "engine_for", "reduce", "Reduced",
     "read_dlx", "write_dlx", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
-    "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
+    "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded", "Deadline",
     "ZDD", "zdd",
 ]
 
@@ -76,7 +77,7 @@ __all__ = [
 _HOME = {
     "BudgetExceeded": "errors", "ColorError": "errors", "DuplicateItemError": "errors",
     "ExactCoverError": "errors", "FormatError": "errors", "OptionError": "errors",
-    "RepeatedItemError": "errors", "UnknownItemError": "errors",
+    "RepeatedItemError": "errors", "UnknownItemError": "errors", "Deadline": "deadline",
     "Estimate": "estimate", "estimate": "estimate", "engine_for": "engine",
     "Backtrack": "events", "Choose": "events", "Cover": "events", "Event": "events",
     "Solution": "events", "Stats": "events", "Try": "events", "Uncover": "events",
@@ -95,8 +96,8 @@ _HOME = {
 
 # The modules that loading every public name brings in: ``dlx.search`` and the like
 # work after a bare ``import dlx``, as they did when the names were loaded eagerly.
-_MODULES = ("engine", "errors", "estimate", "events", "formats", "links", "minimal",
-            "prepared", "problem", "search", "verify", "views")
+_MODULES = ("deadline", "engine", "errors", "estimate", "events", "formats", "links",
+            "minimal", "prepared", "problem", "search", "verify", "views")
 
 # The public modules (in ``__all__``): ``dlx.viz``, the pictures, which imports matplotlib
 # and numpy (the ``viz`` extra) only when it draws.

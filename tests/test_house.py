@@ -160,6 +160,12 @@ def test_modules_and_c_sources_stay_readable():
         assert n <= 1050, f"{path.relative_to(ROOT)}: {n} lines (about 1,000 at most)"
 
 
+def test_no_module_in_problems_over_750_lines():
+    for path in PROBLEMS.rglob("*.py"):
+        n = len(path.read_text().splitlines())
+        assert n <= 750, f"{path.relative_to(ROOT)}: {n} lines (about 700 at most)"
+
+
 def test_the_map_names_every_module_and_c_source():
     text = (ROOT / "ARCHITECTURE.md").read_text()
     missing = []

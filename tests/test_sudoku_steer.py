@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,19 @@ def symmetric(puzzle: sudoku.Grid, symmetry: str) -> bool:
     """Are the givens of ``puzzle`` a union of orbits of ``symmetry``?"""
     return all(len({bool(puzzle.values[i]) for i in orbit}) == 1
                for orbit in orbits(9, symmetry))
+
+
+def test_the_seeds_are_a_data_file_shipped_with_the_package():
+    # package data (pyproject's package-data), read with importlib.resources: .ci/run runs
+    # this test against the installed wheel too, so a wheel without the file fails here
+    path = Path(steer.__file__).with_name(steer.SEEDS_FILE)
+    assert path.is_file() and path.read_text().startswith("# The seed puzzles")
+    seeds = steer.seeds()
+    assert seeds is steer.SEEDS and sorted(seeds) == sorted(sudoku.SYMMETRIES)
+    assert sum(len(p) for levels in seeds.values() for p in levels.values()) == 566
+    assert all(sorted(levels) == list(range(1, 9)) for levels in seeds.values())
+    p = steer.steered(NINE, 6, "none", random.Random(1))      # swordfish: 1 in 5,000
+    assert int(sudoku.rate(p).level) == 6 and sudoku.count(p, limit=2) == 1
 
 
 @pytest.mark.parametrize("symmetry", sorted(steer.SEEDS))

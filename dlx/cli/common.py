@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 import dlx
+from dlx.deadline import Deadline  # the limit of a whole command (--timeout), as dlx.Deadline
 
 from .stop import STOP
 
@@ -380,29 +381,6 @@ def line_cap(stream: object, requested: int | None) -> int:
     size = input_size(stream)
     return DEFAULT_MAX_LINE if size is None else min(max(DEFAULT_MAX_LINE, size + 1),
                                                      sys.maxsize - 2)
-
-
-class Deadline:
-    """The wall-clock limit of a whole command (``--timeout``): what remains of it.
-
-    >>> Deadline(None).remaining() is None
-    True
-    >>> 0 < Deadline(5).remaining() <= 5
-    True
-    """
-
-    def __init__(self, limit: float | None) -> None:
-        self.limit = limit
-        self.end = None if limit is None else time.monotonic() + limit
-
-    def remaining(self) -> float | None:
-        """Seconds left (a tiny positive number once past the end), or None: no limit."""
-        if self.end is None:
-            return None
-        return max(self.end - time.monotonic(), 1e-6)
-
-    def expired(self) -> bool:
-        return self.end is not None and time.monotonic() >= self.end
 
 
 # ------------------------------------------------------------------ many cores
