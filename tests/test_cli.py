@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -172,15 +173,97 @@ def test_import_dlx_loads_nothing_heavy():
 
 
 def test_problems_never_import_the_command_line():
-    # cli -> problems -> dlx: importing every module of problems loads no dlx.cli module.
+    # problems.cli -> (problems, dlx.cli) -> dlx: importing every module of problems but
+    # its commands (problems.cli) loads no dlx.cli module.
     code = ("import importlib, pkgutil, sys, problems\n"
             "for m in pkgutil.walk_packages(problems.__path__, 'problems.'):\n"
-            "    importlib.import_module(m.name)\n"
+            "    if not m.name.startswith('problems.cli'):\n"
+            "        importlib.import_module(m.name)\n"
             "print(sorted(m for m in sys.modules if m.startswith('dlx.cli')))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "[]\n"
+
+
+# ------------------------------------------------- the commands of other packages
+
+
+def _package(tmp_path, module: str, entry: str = "hello = dlx_hello:add_parsers") -> dict:
+    """An installed package (a module and its dist-info, on PYTHONPATH) whose entry point
+    in the group dlx.commands adds commands to dlx: the environment to run dlx in."""
+    site = tmp_path / "site"
+    site.mkdir(parents=True)
+    (site / "dlx_hello.py").write_text(module)
+    info = site / "dlx_hello-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: dlx-hello\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[dlx.commands]\n{entry}\n")
+    return dict(os.environ, PYTHONPATH=str(site), NO_COLOR="1")
+
+
+HELLO = """\
+import dlx
+from dlx.cli import EXIT_FOUND, InputError, positive_int
+
+def add_parsers(subparsers):
+    p = subparsers.add_parser("hello", help="count the covers of N independent items")
+    p.add_argument("n", type=positive_int)
+    p.set_defaults(func=hello)
+
+def hello(args):
+    if args.n > 20:
+        raise InputError(f"{args.n} items is too many", "<n>")
+    p = dlx.ExactCover({(i, k): [i] for i in range(args.n) for k in range(2)})
+    print(dlx.count(p))
+    return EXIT_FOUND
+"""
+
+
+def test_a_package_adds_its_commands_through_the_entry_point_group(tmp_path):
+    env = _package(tmp_path, HELLO)
+    run = functools.partial(subprocess.run, capture_output=True, text=True, env=env,
+                            timeout=120)
+    done = run([sys.executable, "-m", "dlx", "hello", "3"])
+    assert (done.returncode, done.stdout, done.stderr) == (0, "8\n", "")
+    done = run([sys.executable, "-m", "dlx", "hello", "21"])
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "dlx: <n>: 21 items is too"
+                                                           " many\n")
+    listed = run([sys.executable, "-m", "dlx", "--help"]).stdout
+    assert all(f" {name} " in listed for name in ("solve", "queens", "sudoku", "hello"))
+    # the providers in the order of their names: hello before problems
+    assert listed.index(" hello ") < listed.index(" demo ")
+    assert run([sys.executable, "-m", "dlx", "queens", "6", "--count"]).stdout == "4\n"
+
+
+def test_a_package_whose_commands_fail_to_load_costs_one_line(tmp_path):
+    env = _package(tmp_path, "raise ImportError('no module named frobnicate')\n")
+    done = subprocess.run([sys.executable, "-m", "dlx", "queens", "6", "--count"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "4\n")
+    assert done.stderr == ("dlx: warning: the commands of hello (dlx_hello:add_parsers) could"
+                           " not be loaded: ImportError: no module named frobnicate\n")
+    # a command of its own name taken already (solve): dlx's stays, one line says so
+    env = _package(tmp_path / "again", "def add_parsers(sub):\n    sub.add_parser('solve')\n")
+    done = subprocess.run([sys.executable, "-m", "dlx", "--help"], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode == 0 and " queens " in done.stdout
+    assert done.stderr.startswith("dlx: warning: the commands of hello"
+                                  " (dlx_hello:add_parsers) were not added:"), done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_solve_loads_no_other_package():
+    # dlx solve needs no provider: neither problems nor the entry points are loaded
+    code = ("import io, sys\n"
+            f"sys.stdin = io.StringIO({TOY!r})\n"
+            "from dlx.cli import main\n"
+            "code = main(['solve', '-'])\n"
+            "print(code, sorted(m for m in sys.modules if m.startswith('problems')),"
+            " 'importlib.metadata' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout == "c e; a d f; b g\n0 [] False\n", done.stderr
 
 
 def _help(*argv):

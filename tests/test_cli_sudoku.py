@@ -1,4 +1,4 @@
-"""The `dlx sudoku` batch command (dlx.cli.sudoku): judge formats, jsonl, errors, exit codes.
+"""The `dlx sudoku` batch command (problems.cli.sudoku): judge formats, jsonl, errors, exit codes.
 
 Answers are checked against problems.sudoku's per-puzzle functions (and the
 independent checker of sudoku_helpers); the command hands puzzles to
@@ -32,9 +32,10 @@ from sudoku_helpers import (
 )
 
 import dlx
-from dlx.cli import main, sudoku_batch
-from dlx.cli import sudoku as command
+from dlx.cli import main
 from problems import sudoku
+from problems.cli import sudoku as command
+from problems.cli import sudoku_batch
 from problems.sudoku import Grid
 
 

@@ -1,4 +1,4 @@
-"""The puzzle sub-commands (dlx.cli.puzzles): output, formats, exit codes, errors on one line."""
+"""The puzzle sub-commands (problems.cli.puzzles): output, formats, exit codes, one-line errors."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import sys
 import pytest
 
 import dlx
-from dlx.cli import puzzles
 from problems import rectangles
 from problems.catalog import ZOJ_SAMPLE
+from problems.cli import puzzles
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

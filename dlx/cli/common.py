@@ -1,7 +1,8 @@
 """What every ``dlx`` sub-command shares: exit codes, the batch rule, messages, input, search.
 
 Defined here once and imported by the command modules (:mod:`dlx.cli.solve`,
-:mod:`dlx.cli.sudoku`, :mod:`dlx.cli.puzzles`, :mod:`dlx.cli.demo`).  Answers go
+:mod:`dlx.cli.judges`); the commands of other packages (:mod:`problems.cli`) take
+these names from :mod:`dlx.cli`, whose ``__all__`` lists what they may use.  Answers go
 to stdout; progress, statistics and errors go to stderr, every error as one line
 ``dlx: FILE:LINE: message`` (``FILE:LINE:COLUMN`` when the column is known, just
 ``dlx: message`` when no file is involved).  rich is imported only inside the
@@ -53,7 +54,7 @@ __all__ = [
     "is_terminal", "progress_wanted", "search_session", "slow_engine_note", "print_stats",
     "print_table", "add_stats", "engine_name", "stopped", "interrupted", "DEFAULT_MAX_LINE",
     "add_parallel_arguments", "add_checkpoint_arguments", "checkpointing", "resume_note",
-    "MAX_COUNT", "MAX_SECONDS", "counted",
+    "MAX_COUNT", "MAX_SECONDS", "counted", "executor_for",
 ]
 
 EXIT_FOUND = 0          # an answer (every case answered with a solution, for a batch)

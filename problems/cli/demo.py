@@ -7,12 +7,22 @@ import sys
 import time
 
 import dlx
-from dlx.formats import KNUTH_TOY
+from dlx.cli import EPILOG, EXIT_FOUND, engine_name
 from problems import catalog, sudoku
 
-from .common import EPILOG, EXIT_FOUND, engine_name
-
 __all__ = ["add_parsers", "run"]
+
+#: Knuth's toy problem (TAOCP 7.2.2.1) in his format, as the tour shows it.
+KNUTH_TOY = """\
+| Knuth's toy problem (TAOCP 7.2.2.1)
+a b c d e f g
+c e
+a d g
+b c f
+a d f
+b g
+d e g
+"""
 
 #: A hard 17-clue Sudoku the tour solves.
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"

@@ -3,7 +3,7 @@
 Each command encodes its puzzle with the :mod:`problems` package, searches, and
 prints the first solution (``--all``: every one, ``--limit K``: at most K,
 ``--count``: their number) as text, or as one JSON object per line with
-``--format jsonl``.  Exit codes are those of :mod:`dlx.cli.common`.
+``--format jsonl``.  Exit codes are those of :mod:`dlx.cli`.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="dlx")
@@ -26,14 +26,13 @@ from typing import IO, Any, cast
 
 import dlx
 from dlx import FormatError
-from problems import dominoes, langford, polyominoes, queens, rectangles
-
-from .common import (
+from dlx.cli import (
     EPILOG,
     EXIT_BUDGET,
     EXIT_FOUND,
     EXIT_INPUT,
     EXIT_NONE,
+    STOP,
     Batch,
     Deadline,
     InputError,
@@ -55,7 +54,7 @@ from .common import (
     stopped,
     whole_number,
 )
-from .stop import STOP
+from problems import dominoes, langford, polyominoes, queens, rectangles
 
 __all__ = ["add_parsers"]
 

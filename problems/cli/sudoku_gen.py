@@ -1,6 +1,6 @@
 """``dlx sudoku generate``: new puzzles with exactly one solution, one per line.
 
-See :mod:`dlx.cli.sudoku` for the command; :func:`problems.sudoku.generate_many`
+See :mod:`problems.cli.sudoku` for the command; :func:`problems.sudoku.generate_many`
 makes the puzzles (puzzle k from seed S + k).
 """
 
@@ -14,9 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import dlx
-from problems import sudoku
-
-from .common import (
+from dlx.cli import (
     EPILOG,
     EXIT_BUDGET,
     Batch,
@@ -28,6 +26,8 @@ from .common import (
     seconds,
     slow_engine_note,
 )
+from problems import sudoku
+
 from .sudoku_batch import progress_display, render, write
 
 __all__ = ["add_generate_parser", "generate"]
