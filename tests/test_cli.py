@@ -119,6 +119,20 @@ def test_usage_errors_exit_2(capsys):
     assert main([]) == 2
 
 
+@pytest.mark.parametrize("argv, says", [
+    (["--cache"], "dlx: --cache goes with --count: it counts by caching (a listing cannot use"
+                  " it)\n"),
+    (["--cache", "--best", "2"], "dlx: --cache goes with --count: it counts by caching (a"
+                                 " listing cannot use it)\n"),
+    (["--cache", "--count", "--format", "hust"], "dlx: --cache goes with Knuth's format, not"
+                                                 " --format hust\n"),
+])
+def test_cache_without_a_count_is_refused(capsys, toy_file, argv, says):
+    code, out, err = run(capsys, "solve", toy_file, *argv)
+    assert (code, out, err) == (2, "", says)
+    assert run(capsys, "solve", toy_file, "--cache", "--count")[:2] == (0, "1\n")
+
+
 def test_warning_for_option_without_primary(capsys, tmp_path):
     path = tmp_path / "w.dlx"
     path.write_text("a | x\nx\na\n")
@@ -292,7 +306,7 @@ def test_help_is_fast_and_lists_the_exit_codes():
     ["sudoku", "score"], ["sudoku", "rate"], ["sudoku", "generate"], ["queens"],
     ["langford"], ["dominoes"], ["pentominoes"], ["rectangles"],
 ])
-def test_every_command_has_help_text_and_the_exit_codes(argv):
+def test_every_command_has_help_text_and_points_to_the_exit_codes(argv):
     text, _ = _help(*argv)
     usage, _, rest = text.partition(" positional arguments:")
     if not rest:
@@ -300,10 +314,41 @@ def test_every_command_has_help_text_and_the_exit_codes(argv):
     # a description between the usage and the arguments, with no reST markup anywhere
     assert "``" not in text and ":func:" not in text and ":data:" not in text
     assert len(usage.split("]")[-1].split()) > 8, usage
-    assert "141 output closed early" in text and "exits with the first that applies" in text
+    # the exit codes and the batch rule are said once, in dlx --help; here a pointer
+    assert text.endswith("Exit codes: see dlx --help.")
+    assert "141 output closed early" not in text and "exits with the first" not in text
     if argv[0] not in ("sudoku",) or len(argv) > 1:
         for positional in re.findall(r"positional arguments: (.*?) options:", text):
             assert positional.count(" ") > 3      # every positional is explained
+
+
+def test_the_demo_s_help_has_no_exit_codes():
+    text, _ = _help("demo")
+    assert "Exit codes" not in text and "141" not in text
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["sovle", "-"], "dlx: error: argument COMMAND: invalid choice: 'sovle'; did you mean:"
+                     " solve?"),
+    (["quens", "8"], "dlx: error: argument COMMAND: invalid choice: 'quens'; did you mean:"
+                     " queens?"),
+    (["sudoku", "slove"], "dlx sudoku: error: argument {solve,count,classify,score,rate,"
+                          "generate}: invalid choice: 'slove'; did you mean: solve or score?"),
+    (["queens", "4", "--format", "jsnol"], "dlx queens: error: argument --format: invalid"
+                                           " choice: 'jsnol'; did you mean: jsonl?"),
+])
+def test_a_mistyped_choice_gets_a_did_you_mean(argv, says):
+    done = _dlx(*argv, input="")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("usage: dlx") and done.stderr.endswith(says + "\n"), \
+        done.stderr
+
+
+def test_a_command_not_near_any_lists_them_all():
+    done = _dlx("frobnicate")
+    assert done.returncode == 2 and "did you mean" not in done.stderr
+    assert "invalid choice: 'frobnicate' (choose from" in done.stderr
+    assert all(c in done.stderr for c in ("solve", "demo", "sudoku", "queens"))
 
 
 def test_langford_n_is_explained():

@@ -139,7 +139,7 @@ def test_a_short_sudoku_line_says_it_is_short_and_how_long_it_should_be():
 def test_pentominoes_are_rows_by_columns_as_dominoes():
     done = dlx_cmd("pentominoes", "3x20")
     assert done.returncode == 0 and [len(r) for r in done.stdout.split()] == [20, 20, 20]
-    assert "note: 3x20 is 3 rows of 20" in done.stderr
+    assert done.stderr == ""            # (no note on every run about the order)
     done = dlx_cmd("dominoes", "2x5")
     assert done.returncode == 0 and len(done.stdout.split()) == 2
 

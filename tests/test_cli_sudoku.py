@@ -404,13 +404,13 @@ def test_cli_rate_and_the_human_solution():
 
 
 def test_cli_generate():
-    code, out, err = cli_generate(["--count", "3", "--seed", "5"])
+    code, out, err = cli_generate(["--number", "3", "--seed", "5"])
     puzzles = out.splitlines()
     assert code == 0 and err == "" and len(puzzles) == 3
     assert puzzles == [str(sudoku.generate(seed=5 + k)) for k in range(3)]
     for p in puzzles:
         assert sudoku.count(p, limit=2) == 1 and sudoku.is_minimal(p)
-    code, out, _ = cli_generate(["--count", "2", "--seed", "1", "--box", "2x3",
+    code, out, _ = cli_generate(["-n", "2", "--seed", "1", "--box", "2x3",
                                  "--symmetry", "rot180", "--format", "jsonl"])
     rows = [json.loads(x) for x in out.splitlines()]
     assert [r["seed"] for r in rows] == [1, 2]
@@ -420,6 +420,22 @@ def test_cli_generate():
         assert all((p[k] == ".") == (p[35 - k] == ".") for k in range(36))    # rot180
     code, out, _ = cli_generate(["--seed", "2", "--rating", "0", "--format", "jsonl"])
     assert code == 0 and json.loads(out)["level"] == 0
+
+
+def test_cli_generate_number_and_its_old_spelling():
+    code, out, err = cli_generate(["-n", "2", "--seed", "5"])
+    assert (code, err) == (0, "") and out.splitlines() == [str(sudoku.generate(seed=5 + k))
+                                                           for k in range(2)]
+    # --count N (--count counts solutions everywhere else) still works, with a note
+    code, old, err = cli_generate(["--count", "2", "--seed", "5"])
+    assert (code, old) == (0, out)
+    assert err == ("dlx: note: --count N is now --number N (or -n N); elsewhere --count counts"
+                   " solutions\n")
+    done, _ = dlx_run("sudoku", "generate", "--count", "2", "--number", "3")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "dlx: --count N is the old spelling of --number N: give only --number\n"
+    text, _ = dlx_run("sudoku", "generate", "--help")
+    assert "-n N, --number N" in text.stdout and "--count" not in text.stdout
 
 
 def cli_generate(argv):
@@ -480,7 +496,7 @@ def test_cli_generate_stops_at_the_time_limit():
     assert (done.returncode, done.stdout) == (124, "")
     assert one_line(done) == "dlx: time limit of 1 s reached after 0 of 1 puzzles"
     # a long run prints every puzzle made in time: those of the seeds, in order
-    done, took = dlx_run("sudoku", "generate", "--box", "3x4", "--count", str(2**63 - 1),
+    done, took = dlx_run("sudoku", "generate", "--box", "3x4", "--number", str(2**63 - 1),
                          "--timeout", "1", "--seed", "1")
     made = done.stdout.splitlines()
     assert took < SLACK and done.returncode == 124

@@ -136,12 +136,10 @@ def test_pentominoes(capsys):
                          "jsonl")
     tilings = [json.loads(line)["rows"] for line in out.splitlines()]
     assert code == 0 and len(tilings) == 2
-    for rows in tilings:            # rows x columns, as dominoes 2x5 (issue 24)
+    for rows in tilings:            # rows x columns, as dominoes 2x5
         assert len(rows) == 3 and all(len(r) == 20 for r in rows)
         assert sorted("".join(rows)) == sorted("".join(c * 5 for c in "FILNPTUVWXYZ"))
-    # the order changed: one line says so where it shows (not with --count or -q)
-    assert err == ("dlx: note: 3x20 is 3 rows of 20 (rows x columns, as dominoes and --box);"
-                   " it used to mean 3 wide and 20 tall: write 20x3 for that\n")
+    assert err == ""                # no note on every run about the order of R and C
     code, out, _ = run(capsys, "pentominoes", "6x10", "-q")
     assert code == 0 and len(out.splitlines()) == 6
     assert run(capsys, "pentominoes", "10x6", "--count", "--distinct") == (0, "2339\n", "")

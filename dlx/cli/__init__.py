@@ -42,9 +42,11 @@ parsers and sets ``func`` on each, a function of the parsed arguments that
 returns the exit code::
 
     def add_parsers(subparsers):
-        p = subparsers.add_parser("hello", help="say hello")
+        p = subparsers.add_parser("hello", help="say hello", epilog=EPILOG)
         p.add_argument("--count", action="store_true")
         p.set_defaults(func=lambda args: print("hello") or EXIT_FOUND)
+
+(:data:`EPILOG` points to the exit codes, which ``dlx --help`` lists once.)
 
 ``dlx`` loads the providers only when the command asked for is not its own
 (``dlx solve`` never loads them), in the order of their entry points' names; a

@@ -13,17 +13,18 @@ out into 4.
 from __future__ import annotations
 
 import argparse
+import difflib
 import io
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import dlx
 
 from . import solve
 from .common import (
-    EPILOG,
+    EXIT_HELP,
     EXIT_INPUT,
     EXIT_MEMORY,
     EXIT_PIPE,
@@ -57,15 +58,32 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, which says ``did you mean: solve?`` for a choice mistyped
+    (``dlx sovle``, ``dlx sudoku slove``, ``--format jsnol``).  The sub-parsers are of
+    this class too (argparse makes them of their parent's)."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices and isinstance(value, str):
+            close = difflib.get_close_matches(value, [str(c) for c in choices], n=2)
+            if close:
+                raise argparse.ArgumentError(action, f"invalid choice: {value!r}; did you"
+                                             f" mean: {' or '.join(close)}?")
+        super()._check_value(action, value)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``dlx`` parser with every command's sub-parser: this package's, then those
     of the :func:`providers` (unless ``command``, the command asked for, is one of
     this package's, :data:`OWN`: ``dlx solve`` loads no other package)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="dlx", description="Exact cover with Knuth's Dancing Links. Every command reads"
-        " its FILEs, or standard input when there is none or for '-'.", epilog=EPILOG)
+        " its FILEs, or standard input when there is none or for '-'.", epilog=EXIT_HELP)
     parser.add_argument("--version", action=_Version, help="show the version and the engine")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # (the sub-parsers are _Parsers: argparse makes them of their parent's class)
+    sub = cast("argparse._SubParsersAction[argparse.ArgumentParser]",
+               parser.add_subparsers(dest="command", metavar="COMMAND"))
     solve.add_parsers(sub)
     if command not in OWN:
         for name, add_parsers in providers():

@@ -48,7 +48,8 @@ from .stop import STOP
 
 __all__ = [
     "EXIT_FOUND", "EXIT_NONE", "EXIT_INPUT", "EXIT_NOT_UNIQUE", "EXIT_MEMORY", "EXIT_BUDGET",
-    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_TERMINATED", "EXIT_CODES", "BATCH_RULE", "EPILOG",
+    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_TERMINATED", "EXIT_CODES", "BATCH_RULE", "EXIT_HELP",
+    "EPILOG",
     "Batch", "Deadline", "InputError", "positive_int", "whole_number", "jobs", "max_jobs",
     "seconds", "message", "error", "open_input", "read_small", "line_cap", "input_size",
     "is_terminal", "progress_wanted", "search_session", "slow_engine_note", "print_stats",
@@ -81,8 +82,11 @@ BATCH_RULE = (f"A batch (several FILEs, puzzles or cases) answers every case it 
               f" any case was not unique where uniqueness was demanded, {EXIT_NONE} if any case"
               f" had no solution, else {EXIT_FOUND}.")
 
-#: The epilog of every command's --help.
-EPILOG = EXIT_CODES + " " + BATCH_RULE
+#: The epilog of ``dlx --help``: the exit codes and the batch rule, said once.
+EXIT_HELP = EXIT_CODES + " " + BATCH_RULE
+
+#: The epilog of every sub-command's --help: where the exit codes are.
+EPILOG = "Exit codes: see dlx --help."
 
 #: The longest input line read from a pipe or a terminal (characters), unless --max-line
 #: says otherwise; lines of a regular file may be as long as the file.

@@ -7,7 +7,7 @@ import sys
 import time
 
 import dlx
-from dlx.cli import EPILOG, EXIT_FOUND, engine_name
+from dlx.cli import EXIT_FOUND, engine_name
 from problems import catalog, sudoku
 
 __all__ = ["add_parsers", "run"]
@@ -31,7 +31,7 @@ PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2...
 def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``demo`` to an argparse sub-parsers object (``func`` = :func:`run`)."""
     demo = subparsers.add_parser(
-        "demo", help="a short tour", epilog=EPILOG,
+        "demo", help="a short tour",
         description="A short tour: Knuth's toy problem in his format, its solution and the"
         " first steps of the dance, counts of a few catalogued problems, and a hard Sudoku.")
     demo.set_defaults(func=run)
