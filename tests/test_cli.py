@@ -9,10 +9,13 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
+import dlx
 from dlx.cli import main
+from problems import queens
 
 TOY = "a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n"
 
@@ -492,3 +495,50 @@ def test_solve_best_prints_the_k_cheapest_with_their_costs(capsys, tmp_path):
     none = tmp_path / "none.dlx"
     none.write_text("a b\na |1\n")
     assert run(capsys, "solve", str(none), "--best", "3")[:2] == (1, "")
+
+
+# ---------------------------------------- the grammar, and solve given what it cannot read
+
+
+def test_an_unknown_option_shows_the_usage_of_its_command():
+    done = _dlx("sudoku", "solve", "--jobs", "2", "-")
+    assert done.returncode == 2
+    assert done.stderr.startswith("usage: dlx sudoku solve ")
+    assert done.stderr.endswith("dlx sudoku solve: error: unrecognized arguments: --jobs\n")
+    done = _dlx("queens", "8", "--bogus")
+    assert done.stderr.startswith("usage: dlx queens ") and done.returncode == 2
+
+
+@pytest.mark.slow
+def test_the_commands_with_jobs_are_those_the_readme_names():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for command in (["solve"], ["queens"], ["langford"], ["dominoes"], ["pentominoes"],
+                    ["sudoku", "generate"]):
+        assert "--jobs N" in _dlx(*command, "--help").stdout, command
+        assert f"`dlx {' '.join(command)}`" in readme
+    for command in (["sudoku", "solve"], ["sudoku", "count"], ["rectangles"]):
+        assert "--jobs N" not in _dlx(*command, "--help").stdout, command
+
+
+def test_the_library_s_encodings_solve_from_knuth_s_format(tmp_path: Path):
+    path = tmp_path / "queens8.dlx"
+    path.write_text(dlx.write_dlx(queens.encode(8), knuth=True))
+    done = _dlx("solve", str(path), "--count")
+    assert (done.returncode, done.stdout) == (0, "92\n")
+    done = _dlx("solve", str(path), "--limit", "1")
+    assert done.returncode == 0 and len(done.stdout.split(";")) == 8    # short names
+    assert dlx.count(dlx.read_dlx(path.read_text())) == 92
+
+
+@pytest.mark.slow
+def test_solve_given_a_sudoku_suggests_dlx_sudoku(tmp_path: Path):
+    path = tmp_path / "puzzles.txt"
+    line = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    other = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    path.write_text(line + "\n" + other + "\n")
+    done = _dlx("solve", str(path))
+    assert done.returncode == 2
+    assert done.stderr.endswith(f"; this looks like Sudoku puzzles, not an exact-cover problem:"
+                                f" try dlx sudoku solve {path}\n")
+    done = _dlx("solve", input=line + "\n")
+    assert done.returncode == 1 and "try dlx sudoku solve -" in done.stderr

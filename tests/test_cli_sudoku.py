@@ -566,3 +566,53 @@ def test_cli_huge_numbers_are_bad_input():
     done, _ = dlx_run("sudoku", "generate", "--box", "2x2", "--seed", str(-10**400))
     assert done.returncode == 0
     assert done.stdout == str(sudoku.generate(box=(2, 2), seed=-10**400)) + "\n"
+
+
+# ------------------------------------------------------------------- run as a user runs it
+
+
+def dlx_cmd(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m dlx ARGV`` as a user does; what it did."""
+    return subprocess.run([sys.executable, "-m", "dlx", *argv], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.slow
+def test_sudoku_count_of_an_empty_grid_under_a_time_limit():
+    done = dlx_cmd("sudoku", "count", "--timeout", "1", stdin="." * 81 + "\n")
+    assert done.returncode == 124 and re.fullmatch(r"[1-9]\d*\+\n", done.stdout)
+    n = int(done.stdout[:-2])
+    assert done.stderr.startswith(f"dlx: <stdin>:1: time limit of 1 s reached: {n:,} solutions"
+                                  " so far, count unfinished\n")
+    done = dlx_cmd("sudoku", "count", "--max-nodes", "500", "--format", "jsonl",
+                   stdin="." * 81 + "\n")
+    record = json.loads(done.stdout)
+    assert done.returncode == 124 and record["finished"] is False and record["answer"] > 0
+
+
+def test_a_short_sudoku_line_says_it_is_short_and_how_long_it_should_be():
+    done = dlx_cmd("sudoku", "solve", stdin="4.....8.5.3.....\n")
+    assert done.returncode == 2
+    assert done.stderr == ("dlx: <stdin>:1: line of 16 cells with digits up to 8: too short for a"
+                           " one-line puzzle (a 9x9 one has 81 characters), and not a 16x16"
+                           " grid (it ends after 1 of 16 rows)\n")
+    good = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    done = dlx_cmd("sudoku", "solve", stdin="4.....8.5.3.....\n" + good + "\n")
+    assert done.returncode == 2 and len(done.stdout.split()) == 1        # the next one solved
+    assert "line 2 has 81 cells, not 16" in done.stderr
+
+
+def test_rate_of_an_illegal_puzzle_names_the_clash():
+    done = dlx_cmd("sudoku", "rate", stdin="11" + "." * 79 + "\n")
+    assert done.returncode == 2 and "sudoku.explain" not in done.stderr
+    assert done.stderr == ("dlx: <stdin>:1: the givens break a rule: digit 1 appears twice in"
+                           " row 1 (r1c1, r1c2), and 1 more clash; rate needs exactly one"
+                           " solution (dlx sudoku classify says Illegal)\n")
+
+
+def test_one_step_is_one_step():
+    done = dlx_cmd("sudoku", "rate", "--steps", "--format", "jsonl", stdin="1234341221434.21\n")
+    assert done.returncode == 0 and json.loads(done.stdout)["answer"]["level"] == 0
+    from problems import sudoku
+
+    assert str(sudoku.rate("1234341221434.21")) == "level 0 (hidden single), 1 step"
