@@ -96,7 +96,7 @@ _HOME = {
 # The modules that loading every public name brings in: ``dlx.search`` and the like
 # work after a bare ``import dlx``, as they did when the names were loaded eagerly.
 _MODULES = ("engine", "errors", "estimate", "events", "formats", "links", "minimal",
-            "prepared", "problem", "search", "verify", "views")
+            "options", "prepared", "problem", "search", "verify", "views")
 
 # The public modules (in ``__all__``): ``dlx.viz``, the pictures, which imports matplotlib
 # and numpy (the ``viz`` extra) only when it draws.
