@@ -270,6 +270,20 @@ def test_a_package_whose_commands_fail_to_load_costs_one_line(tmp_path):
     assert done.stderr.count("\n") == 1
 
 
+def test_an_install_without_the_entry_points_says_so():
+    # (an editable install made before the entry points existed has none)
+    code = ("import sys, importlib.metadata as m\n"
+            "m.entry_points = lambda **kw: []\n"
+            "from dlx.cli import main\n"
+            "sys.exit(main(['queens', '4']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("dlx: warning: no installed package adds commands to dlx"
+                                  " (the entry-point group dlx.commands is empty): reinstall"
+                                  " dancing-links-dlx for its puzzle commands\nusage: dlx ")
+
+
 def test_solve_loads_no_other_package():
     # dlx solve needs no provider: neither problems nor the entry points are loaded
     code = ("import io, sys\n"

@@ -105,7 +105,11 @@ def providers() -> list[tuple[str, Callable[[Any], None]]]:
 
     found = []
     with STOP.deferred():
-        for point in sorted(entry_points(group=COMMANDS), key=lambda p: (p.name, p.value)):
+        points = sorted(entry_points(group=COMMANDS), key=lambda p: (p.name, p.value))
+        if not points:      # (an install older than its metadata: the puzzle commands too)
+            error(f"warning: no installed package adds commands to dlx (the entry-point group"
+                  f" {COMMANDS} is empty): reinstall dancing-links-dlx for its puzzle commands")
+        for point in points:
             try:
                 found.append((f"{point.name} ({point.value})", point.load()))
             except Exception as e:
