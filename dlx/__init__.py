@@ -97,7 +97,7 @@ _HOME = {
 # The modules that loading every public name brings in: ``dlx.search`` and the like
 # work after a bare ``import dlx``, as they did when the names were loaded eagerly.
 _MODULES = ("deadline", "engine", "errors", "estimate", "events", "formats", "links",
-            "minimal", "prepared", "problem", "search", "verify", "views")
+            "minimal", "options", "prepared", "problem", "search", "verify", "views")
 
 # The public modules (in ``__all__``): ``dlx.viz``, the pictures, which imports matplotlib
 # and numpy (the ``viz`` extra) only when it draws.

@@ -557,3 +557,13 @@ def test_the_longest_numbers_python_converts_are_read_and_written():
 
 def test_any_line_cap_is_taken():
     assert read_dlx(TOY, max_line_length=2**63).primary == tuple("abcdefg")
+
+
+# ------------------------------------------------------------- write_dlx of something else
+
+
+@pytest.mark.parametrize("bad", [5, None, "a b\na\n", {"x": ["a"]}, object()])
+def test_write_dlx_refuses_what_is_not_a_problem(bad):
+    with pytest.raises(dlx.ExactCoverError, match="write_dlx writes a dlx.ExactCover") as info:
+        dlx.write_dlx(bad)
+    assert isinstance(info.value, TypeError)          # as read_dlx(1.5): both

@@ -1,5 +1,7 @@
-"""The house rules of ARCHITECTURE.md, held by tests: imports go one way, problems use
-the public API only, modules and functions stay readable, the map names every part.
+"""The house rules of ARCHITECTURE.md, held by tests: imports go one way (nothing in dlx/,
+its command line included, imports problems/), problems use the public API only (and
+their commands the public interface of the command line), modules and functions stay
+readable, the map names every part.
 
 Imports are read from the source (ast), not by importing: a lazy import inside a
 function counts (it is a dependency all the same); one under ``if TYPE_CHECKING:``
@@ -15,12 +17,13 @@ from pathlib import Path
 import pytest
 
 import dlx
+import dlx.cli
 
 ROOT = Path(__file__).resolve().parent.parent
 DLX = ROOT / "dlx"
 PROBLEMS = ROOT / "problems"
 
-#: The engine: dlx/ without the command line, which is allowed to know the puzzles.
+#: The engine: dlx/ without the command line (which may name a puzzle command in a hint).
 ENGINE = [p for p in DLX.rglob("*.py") if "cli" not in p.relative_to(DLX).parts
           and p.name != "__main__.py"]
 
@@ -110,20 +113,35 @@ def test_no_import_circle_in_dlx():
             visit(m)
 
 
-def test_the_engine_imports_neither_problems_nor_the_command_line():
+def test_nothing_in_dlx_imports_problems():
+    # the command line included: the puzzle commands are problems/cli/, which the dlx
+    # command finds through its entry-point group, never by importing it
+    for path in DLX.rglob("*.py"):
+        for target, _, line in imports(path):
+            assert not target.startswith("problems"), \
+                f"{path.relative_to(ROOT)}:{line} imports {target}"
+
+
+def test_the_engine_does_not_import_the_command_line():
     for path in ENGINE:
         for target, _, line in imports(path):
-            assert not target.startswith(("problems", "dlx.cli")), f"{path}:{line} {target}"
+            assert not target.startswith("dlx.cli"), f"{path}:{line} {target}"
 
 
 @pytest.mark.slow
 def test_problems_use_only_the_public_api():
-    public = set(dlx.__all__)
+    # dlx.__all__; and, in the commands of problems/cli/ only, dlx.cli.__all__ (the
+    # interface dlx.cli documents for the commands of other packages)
+    public, command = set(dlx.__all__), set(dlx.cli.__all__)
     for path in PROBLEMS.rglob("*.py"):
+        is_command = path.relative_to(PROBLEMS).parts[0] == "cli"
         for target, names, line in imports(path):
             where = f"{path.relative_to(ROOT)}:{line}"
             if target == "dlx":
                 assert set(names) <= public, f"{where}: dlx.{set(names) - public}"
+            elif target == "dlx.cli" and is_command:
+                assert names and set(names) <= command, \
+                    f"{where}: dlx.cli.{set(names) - command or 'cli'}"
             else:
                 assert not target.startswith("dlx."), f"{where}: imports {target}"
         tree = ast.parse(path.read_text())
@@ -132,6 +150,17 @@ def test_problems_use_only_the_public_api():
                     and node.value.id == "dlx"):
                 assert node.attr in public or node.attr.startswith("__"), \
                     f"{path.relative_to(ROOT)}:{node.lineno}: dlx.{node.attr}"
+
+
+def test_the_command_interface_is_what_dlx_cli_promises():
+    # every name of dlx.cli.__all__ is there (loaded on first use) and documented in the
+    # package's "Adding commands", which is what a command of another package may use
+    doc = dlx.cli.__doc__ or ""
+    assert "Adding commands" in doc and "dlx.commands" in doc
+    for name in dlx.cli.__all__:
+        assert getattr(dlx.cli, name) is not None, name
+        if name not in ("main", "Stop", "Terminated", "EXIT_CODES"):
+            assert name in doc or name.startswith("EXIT_"), f"dlx.cli does not document {name}"
 
 
 def test_no_puzzle_names_in_the_engine():

@@ -136,7 +136,7 @@ def test_the_command_makes_the_example_of_its_help():
 
 
 def test_one_puzzle_that_cannot_be_made_does_not_stop_the_run():
-    done = dlx("sudoku", "generate", "--box", "2x2", "--rating", "3", "--count", "2", "--seed",
+    done = dlx("sudoku", "generate", "--box", "2x2", "--rating", "3", "--number", "2", "--seed",
                "1", "--tries", "4")
     assert (done.returncode, done.stdout) == (1, "")
     lines = done.stderr.splitlines()
@@ -144,15 +144,15 @@ def test_one_puzzle_that_cannot_be_made_does_not_stop_the_run():
                                                    " level 3 in 4 tries")
     assert "raise --tries" in lines[0] and lines[1].startswith("dlx: puzzle 2 (seed 2): ")
     # the others are still made: a level a 4x4 grid has
-    done = dlx("sudoku", "generate", "--box", "2x2", "--rating", "0", "--count", "2", "--seed",
+    done = dlx("sudoku", "generate", "--box", "2x2", "--rating", "0", "--number", "2", "--seed",
                "1", "--format", "jsonl")
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 2
 
 
 @pytest.mark.slow
 def test_generate_runs_on_processes_with_the_same_puzzles():
-    alone = dlx("sudoku", "generate", "--count", "4", "--seed", "9", "--rating", "3")
-    spread = dlx("sudoku", "generate", "--count", "4", "--seed", "9", "--rating", "3",
+    alone = dlx("sudoku", "generate", "--number", "4", "--seed", "9", "--rating", "3")
+    spread = dlx("sudoku", "generate", "--number", "4", "--seed", "9", "--rating", "3",
                  "--jobs", "2")
     assert alone.returncode == spread.returncode == 0
     assert alone.stdout == spread.stdout and len(alone.stdout.splitlines()) == 4

@@ -1,7 +1,8 @@
 """What every ``dlx`` sub-command shares: exit codes, the batch rule, messages, input, search.
 
 Defined here once and imported by the command modules (:mod:`dlx.cli.solve`,
-:mod:`dlx.cli.sudoku`, :mod:`dlx.cli.puzzles`, :mod:`dlx.cli.demo`).  Answers go
+:mod:`dlx.cli.judges`); the commands of other packages (:mod:`problems.cli`) take
+these names from :mod:`dlx.cli`, whose ``__all__`` lists what they may use.  Answers go
 to stdout; progress, statistics and errors go to stderr, every error as one line
 ``dlx: FILE:LINE: message`` (``FILE:LINE:COLUMN`` when the column is known, just
 ``dlx: message`` when no file is involved).  rich is imported only inside the
@@ -48,13 +49,14 @@ from .stop import STOP
 
 __all__ = [
     "EXIT_FOUND", "EXIT_NONE", "EXIT_INPUT", "EXIT_NOT_UNIQUE", "EXIT_MEMORY", "EXIT_BUDGET",
-    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_TERMINATED", "EXIT_CODES", "BATCH_RULE", "EPILOG",
+    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_TERMINATED", "EXIT_CODES", "BATCH_RULE", "EXIT_HELP",
+    "EPILOG",
     "Batch", "Deadline", "InputError", "positive_int", "whole_number", "jobs", "max_jobs",
     "seconds", "message", "error", "open_input", "read_small", "line_cap", "input_size",
     "is_terminal", "progress_wanted", "search_session", "slow_engine_note", "print_stats",
     "print_table", "add_stats", "engine_name", "stopped", "interrupted", "DEFAULT_MAX_LINE",
     "add_parallel_arguments", "add_checkpoint_arguments", "checkpointing", "resume_note",
-    "MAX_COUNT", "MAX_SECONDS", "counted",
+    "MAX_COUNT", "MAX_SECONDS", "counted", "executor_for",
 ]
 
 EXIT_FOUND = 0          # an answer (every case answered with a solution, for a batch)
@@ -81,8 +83,11 @@ BATCH_RULE = (f"A batch (several FILEs, puzzles or cases) answers every case it 
               f" any case was not unique where uniqueness was demanded, {EXIT_NONE} if any case"
               f" had no solution, else {EXIT_FOUND}.")
 
-#: The epilog of every command's --help.
-EPILOG = EXIT_CODES + " " + BATCH_RULE
+#: The epilog of ``dlx --help``: the exit codes and the batch rule, said once.
+EXIT_HELP = EXIT_CODES + " " + BATCH_RULE
+
+#: The epilog of every sub-command's --help: where the exit codes are.
+EPILOG = "Exit codes: see dlx --help."
 
 #: The longest input line read from a pipe or a terminal (characters), unless --max-line
 #: says otherwise; lines of a regular file may be as long as the file.

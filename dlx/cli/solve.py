@@ -127,6 +127,12 @@ def run(args: argparse.Namespace) -> int:
     if args.best is not None and args.limit is not None:
         error("--best K already says how many solutions: leave out --limit")
         return EXIT_INPUT
+    if args.cache and not args.count:
+        error("--cache goes with --count: it counts by caching (a listing cannot use it)")
+        return EXIT_INPUT
+    if args.cache and args.format in ("hust", "matrix"):
+        error(f"--cache goes with Knuth's format, not --format {args.format}")
+        return EXIT_INPUT
     checkpointing(args)                 # (--checkpoint-every alone: an input error)
     if args.checkpoint is not None and (len(args.files) > 1 or args.format in ("hust", "matrix")):
         error("--checkpoint FILE goes with one problem in Knuth's format (one FILE)")

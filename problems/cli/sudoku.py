@@ -28,12 +28,12 @@ puzzles not yet answered get no answer and the exit code is 124; every answer
 finished before it has been printed.
 
 Every input is read a line at a time with the line cap of ``dlx solve``
-(:func:`dlx.cli.common.line_cap`, ``--max-line``): a line longer than that
+(:func:`dlx.cli.line_cap`, ``--max-line``): a line longer than that
 (``/dev/zero`` has no end) ends its input with ``dlx: FILE:LINE: line is longer
 than N characters`` (exit 2); a ``--regions`` FILE may hold that many characters
 in all, and at most :data:`problems.sudoku.MAX_SIZE` squared region ids.
 
-Exit codes follow the batch rule of :data:`dlx.cli.common.BATCH_RULE`: 2 if any
+Exit codes follow the batch rule of :data:`dlx.cli.BATCH_RULE`: 2 if any
 input was bad (including an input with no puzzles), else 124 if any answer is
 unknown, else 3 if some puzzle was not unique (``solve --unique``), else 1 if
 some puzzle had no solution (Illegal and Impossible ones included), else 0.
@@ -56,9 +56,7 @@ import argparse
 import math
 import sys
 
-from problems import sudoku
-
-from .common import (
+from dlx.cli import (
     EPILOG,
     EXIT_INPUT,
     InputError,
@@ -68,6 +66,8 @@ from .common import (
     positive_int,
     seconds,
 )
+from problems import sudoku
+
 from .sudoku_batch import MAX_CHUNK, Session, print_sudoku_stats
 from .sudoku_gen import add_generate_parser, generate
 
@@ -241,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _read_regions(path: str, max_line: int | None) -> str:
     """The text of a ``--regions`` FILE, read a piece at a time: at most as many
-    characters in all as :func:`~dlx.cli.common.line_cap` allows a line (``--max-line``)
+    characters in all as :func:`~dlx.cli.line_cap` allows a line (``--max-line``)
     and at most ``sudoku.MAX_SIZE`` squared region ids, so that ``/dev/zero`` or an
     endless pipe ends at once with :class:`InputError` naming the line."""
     most = sudoku.MAX_SIZE ** 2

@@ -3,7 +3,7 @@
 Each command encodes its puzzle with the :mod:`problems` package, searches, and
 prints the first solution (``--all``: every one, ``--limit K``: at most K,
 ``--count``: their number) as text, or as one JSON object per line with
-``--format jsonl``.  Exit codes are those of :mod:`dlx.cli.common`.
+``--format jsonl``.  Exit codes are those of :mod:`dlx.cli`.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="dlx")
@@ -26,14 +26,13 @@ from typing import IO, Any, cast
 
 import dlx
 from dlx import FormatError
-from problems import dominoes, langford, polyominoes, queens, rectangles
-
-from .common import (
+from dlx.cli import (
     EPILOG,
     EXIT_BUDGET,
     EXIT_FOUND,
     EXIT_INPUT,
     EXIT_NONE,
+    STOP,
     Batch,
     Deadline,
     InputError,
@@ -55,7 +54,7 @@ from .common import (
     stopped,
     whole_number,
 )
-from .stop import STOP
+from problems import dominoes, langford, polyominoes, queens, rectangles
 
 __all__ = ["add_parsers"]
 
@@ -126,8 +125,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "pentominoes", parents=common, help="tile an R x C box with the 12 pentominoes",
         description="Tile a box of R rows and C columns with the twelve pentominoes, each once"
         " (R * C = 60 for a full set: 6x10, 5x12, 4x15, 3x20). Sizes are rows x columns, as"
-        " for dominoes and --box (it used to be width x height: the tilings printed now are the"
-        " transposes of the old ones; the counts are the same).", epilog=EPILOG)
+        " for dominoes and --box: 3x20 prints 3 rows of 20.", epilog=EPILOG)
     p.add_argument("size", type=_size, metavar="RxC",
                    help="box size, rows x columns, such as 6x10")
     p.add_argument("--distinct", action="store_true",
@@ -266,11 +264,6 @@ def _pentominoes(args: argparse.Namespace) -> int:
     problem = _build(lambda: polyominoes.encode(rows=rows, cols=cols, reduce=args.distinct))
     if problem is None:
         return EXIT_INPUT
-    if rows != cols and not args.count and not args.quiet:
-        # the order changed (issue 24): say so where it shows, in the pictures
-        error(f"note: {rows}x{cols} is {rows} rows of {cols} (rows x columns, as dominoes and"
-              f" --box); it used to mean {rows} wide and {cols} tall: write {cols}x{rows} for"
-              " that")
 
     def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
         text = str(polyominoes.decode(cast("tuple[polyominoes.Placement, ...]", sol)))

@@ -2,7 +2,7 @@
 :class:`Session` reads every input, queues the puzzles, answers them in chunks through
 :func:`problems.sudoku.batch` (score and rate one by one) and prints the answers in order.
 
-See :mod:`dlx.cli.sudoku` for the command itself: its options, input and exit codes.
+See :mod:`problems.cli.sudoku` for the command itself: its options, input and exit codes.
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 import dlx
-from problems import sudoku
-
-from .common import (
+from dlx.cli import (
     Batch,
     Deadline,
     counted,
@@ -30,6 +28,7 @@ from .common import (
     progress_wanted,
     slow_engine_note,
 )
+from problems import sudoku
 
 __all__ = ["MAX_CHUNK", "CHUNK_SECONDS", "Session", "print_sudoku_stats", "write", "render",
            "progress_display"]
