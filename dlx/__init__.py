@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from .problem import Colored, ExactCover
     from .reduce import Reduced, reduce
     from .search import SearchState
+    from .symmetry import Symmetries, symmetries
     from .verify import is_exact_cover, why_not
     from .views import best, count, first, is_unique, solutions, trace, zdd
     from .zdd import ZDD
@@ -69,7 +70,7 @@ __all__ = [
     "read_dlx", "write_dlx", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
-    "ZDD", "zdd",
+    "ZDD", "zdd", "symmetries", "Symmetries",
 ]
 
 # The module of each public name (dlx.split lives in dlx.parallel, the biggest module).
@@ -87,6 +88,7 @@ _HOME = {
     "Colored": "problem", "ExactCover": "problem",
     "Reduced": "reduce", "reduce": "reduce",
     "SearchState": "search",
+    "Symmetries": "symmetry", "symmetries": "symmetry",
     "is_exact_cover": "verify", "why_not": "verify",
     "best": "views", "count": "views", "first": "views", "is_unique": "views",
     "solutions": "views", "trace": "views", "zdd": "views",

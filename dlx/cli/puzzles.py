@@ -55,6 +55,7 @@ from .common import (
     stopped,
     whole_number,
 )
+from .solve import add_symmetry_arguments, symmetry_keywords, symmetry_rows
 from .stop import STOP
 
 __all__ = ["add_parsers"]
@@ -94,6 +95,7 @@ def _common(listing: bool = True) -> argparse.ArgumentParser:
                         help="text (default) or one JSON object per line")
     common.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     if listing:
+        add_symmetry_arguments(common)
         add_parallel_arguments(common)
     return common
 
@@ -163,7 +165,7 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     started = time.perf_counter()
     found = 0
     timeout = args.timeout
-    saving = checkpointing(args)
+    saving = {**checkpointing(args), **symmetry_keywords(args)}
     try:
         if args.count:
             with search_session(command, args.quiet) as progress, executor_for(args) as ex:
@@ -198,7 +200,8 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
         return interrupted(resume_note(args))
     finally:
         if args.stats:
-            print_stats(stats, time.perf_counter() - started, f"dlx {command}")
+            print_stats(stats, time.perf_counter() - started, f"dlx {command}",
+                        symmetry_rows(stats))
     return EXIT_FOUND if found else EXIT_NONE
 
 
