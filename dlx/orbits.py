@@ -51,6 +51,9 @@ __all__ = ["Root", "roots", "count", "solutions", "group_of", "count_by_symmetry
 #: The choices of the items covered at each level above the search.
 RULES = ("orbit", "item")
 
+#: Seconds between two reports to ``progress`` between the roots' searches.
+REPORT_EVERY = 0.1
+
 #: At most this many roots (more and the reduction stops where it is).
 MAX_ROOTS = 20_000
 
@@ -147,16 +150,22 @@ def _stabiliser(group: Sequence[Element], chosen: Sequence[int]) -> list[Element
 class _Roots:
     """The walk above the search that makes the roots (see the module's docstring)."""
 
-    def __init__(self, inc: Incidence, rule: str, max_roots: int) -> None:
+    def __init__(self, inc: Incidence, rule: str, max_roots: int, max_nodes: int | None,
+                 deadline: float | None) -> None:
         if rule not in RULES:
             raise ExactCoverError(f"unknown rule {shown(rule)}: use one of {RULES}")
         self.state = _Partial(inc)
         self.rule, self.max_roots = rule, max_roots
+        self.max_nodes, self.deadline = max_nodes, deadline
         self.found: list[Root] = []
         self.above = Stats()
 
     def node(self, level: int) -> None:
         s = self.above
+        if self.max_nodes is not None and s.nodes >= self.max_nodes:
+            raise BudgetExceeded(self.max_nodes, None, s)
+        if self.deadline is not None and not s.nodes & 255 and time.monotonic() > self.deadline:
+            raise BudgetExceeded(None, None, s, timeout=0.0)
         s.nodes += 1
         if len(s.profile) <= level:
             s.profile.extend([0] * (level + 1 - len(s.profile)))
@@ -195,25 +204,37 @@ class _Roots:
                 state.unplace(o)
 
     def choose(self, group: list[Element]) -> list[int] | None:
-        """The items to cover next, the search's choice first: the uncovered primary
-        item (covered exactly once) with the fewest options that fit, then (rule
-        "orbit") the rest of its orbit under ``group``; None when there is none."""
+        """The items to cover next; None when every primary item covered exactly once
+        is covered.  Among the uncovered ones with the fewest options that fit (the
+        search's choice and its ties), rule "item" takes the first; rule "orbit"
+        takes the smallest orbit under ``group`` of one of them, and of those the one
+        whose options leave the fewest others (the most constrained: its ways of
+        covering are the fewest, and the trees below them the smallest)."""
         state = self.state
-        best: tuple[int, int] | None = None
+        lengths: dict[int, int] = {}
         for i, exact in enumerate(state.exact):
             if exact and not state.covered[i]:
-                n = state.length(i)
-                if best is None or n < best[0]:
-                    best = (n, i)
-                    if n == 0:
-                        break
-        if best is None:
+                lengths[i] = state.length(i)
+        if not lengths:
             return None
-        i = best[1]
-        if self.rule == "item" or best[0] == 0:
-            return [i]
-        orbit = sorted({g[1][i] for g in group} - {i})
-        return [i, *orbit]
+        fewest = min(lengths.values())
+        first = next(i for i, n in lengths.items() if n == fewest)
+        if self.rule == "item" or fewest == 0:
+            return [first]
+        best: tuple[int, float, int] | None = None
+        done: set[int] = set()
+        for i, n in lengths.items():
+            if n != fewest or i in done:
+                continue
+            orbit = {g[1][i] for g in group}
+            done |= orbit
+            left = sum((state.conflict[o] & ~state.killed).bit_count() for o in state.live(i))
+            key = (len(orbit), -left / n, i)
+            if best is None or key < best:
+                best = key
+        assert best is not None
+        i = best[2]
+        return [i, *sorted({g[1][i] for g in group} - {i})]
 
     def extensions(self, cover: list[int], level: int) -> list[tuple[int, ...]] | None:
         """Every way of covering the items ``cover`` with options that fit (None when
@@ -266,20 +287,40 @@ class _Roots:
 
 
 def roots(sym: Symmetries, forced: Sequence[int] = (), *, rule: str = "orbit",
-          max_roots: int = MAX_ROOTS) -> tuple[list[Root], Stats]:
+          max_roots: int = MAX_ROOTS, max_nodes: int | None = None,
+          deadline: float | None = None, whole: bool = True) -> tuple[list[Root], Stats]:
     """The roots below the partial solution ``forced`` (option indices): partial
     solutions, one per orbit, with their weights, in search order; and the nodes
-    visited above them.  None of them when the forced options clash."""
+    visited above them.  None of them when the forced options clash.
+    :class:`~dlx.BudgetExceeded` (with those nodes) when they are more than
+    ``max_nodes``, or at ``deadline`` (``time.monotonic()``).  With ``whole`` False,
+    a group too large to list is replaced by a subgroup
+    (:meth:`~dlx.Symmetries.listed_subgroup`): the weights still add up to the count."""
     inc = sym.incidence
-    walk = _Roots(inc, rule, max_roots)
+    walk = _Roots(inc, rule, max_roots, max_nodes, deadline)
     state = walk.state
     for o in forced:
         if not state.fits(o):
             return [], walk.above
         state.place(o)
-    group = _stabiliser(sym.indexed_elements(), forced)
-    walk.visit(tuple(forced), group, 1, 0)
+    listed = sym.indexed_elements() if whole else sym.listed_subgroup()
+    walk.visit(tuple(forced), _stabiliser(listed, forced), 1, 0)
     return walk.found, walk.above
+
+
+def _roots_within(sym: Symmetries, opts: Options, budget: _Budget, rule: str = "orbit",
+                  nothing: Any = None, whole: bool = True) -> tuple[list[Root], Stats]:
+    """:func:`roots` under the budgets of ``opts`` (the nodes above them added to the
+    run's statistics; when the budget runs out, the stop says so)."""
+    try:
+        found, above = roots(sym, _forced(sym, opts), rule=rule, max_nodes=opts.max_nodes,
+                             deadline=budget.deadline, whole=whole)
+    except BudgetExceeded as e:
+        _add(budget.stats, e.stats)
+        raise budget.stop(nothing) from None
+    _add(budget.stats, above)
+    budget.pieces = max(len(found), 1)
+    return found, above
 
 
 # --------------------------------------------------------------------- views
@@ -309,21 +350,24 @@ def _add(into: Stats, s: Stats) -> None:
 
 class _Budget:
     """The budgets of a run of many searches: the nodes and the time left for the
-    next one, and the progress reported over all of them."""
+    next one, and the progress reported over all of them (as the searches report it,
+    and after each search, at most every :data:`REPORT_EVERY` seconds)."""
 
     def __init__(self, opts: Options, stats: Stats, pieces: int) -> None:
         self.opts, self.stats, self.pieces = opts, stats, max(pieces, 1)
         self.deadline = None if opts.timeout is None else time.monotonic() + opts.timeout
         self.done = 0
+        self.reported = time.monotonic()
 
-    def piece(self, labels: tuple[Hashable, ...]) -> tuple[Options, Stats]:
-        """The options of the next search (below ``labels``) and its Stats."""
+    def piece(self, labels: tuple[Hashable, ...], found: Any) -> tuple[Options, Stats]:
+        """The options of the next search (below ``labels``) and its Stats; the stop
+        (with ``found``) when no budget is left for it."""
         o = self.opts
         s = Stats()
         max_nodes = None if o.max_nodes is None else o.max_nodes - self.stats.nodes
         timeout = None if self.deadline is None else self.deadline - time.monotonic()
         if max_nodes is not None and max_nodes < 1 or timeout is not None and timeout <= 0:
-            raise self.stop()
+            raise self.stop(found)
         progress = None
         if o.progress is not None:
             user, whole, share = o.progress, self.stats, self.done / self.pieces
@@ -336,6 +380,17 @@ class _Budget:
 
         return o.but(forced=labels, stats=s, max_nodes=max_nodes, timeout=timeout,
                      progress=progress, seed=None), s
+
+    def finished(self) -> None:
+        """One more search done: tell ``progress`` (if it is time to, or the last)."""
+        self.done += 1
+        user = self.opts.progress
+        now = time.monotonic()
+        if user is not None and (self.done == self.pieces or now - self.reported
+                                 >= REPORT_EVERY):
+            self.reported = now
+            self.stats.explored = self.done / self.pieces
+            user(self.stats)
 
     def stop(self, found: Any = None) -> BudgetExceeded:
         o = self.opts
@@ -407,7 +462,11 @@ def count_by_symmetry(problem: ExactCover, sym: Symmetries, opts: Options, *,
         from .options import check_positive
 
         check_positive(limit, "limit")
-    found, above = roots(sym, _forced(sym, opts), rule=rule)
+    budget = _Budget(opts, stats, 1)
+    if opts.executor is None:
+        found, above = _roots_within(sym, opts, budget, rule, nothing=0, whole=False)
+    else:
+        found, above = roots(sym, _forced(sym, opts), rule=rule, whole=False)
     labels = sym.incidence.labels
     if opts.executor is not None:
         from .parallel import roots as parallel_roots
@@ -422,12 +481,10 @@ def count_by_symmetry(problem: ExactCover, sym: Symmetries, opts: Options, *,
             raise
         stats.symmetry_saved = saved
         return n
-    _add(stats, above)
-    budget = _Budget(opts, stats, len(found))
     total = 0
     searched = serial.seeded(problem, opts.seed)
     for root in found:
-        piece, s = budget.piece(tuple(labels[o] for o in root.options))
+        piece, s = budget.piece(tuple(labels[o] for o in root.options), total)
         try:
             n = serial.count(searched, piece, limit=None, cache=cache)
         except BudgetExceeded as e:
@@ -436,7 +493,7 @@ def count_by_symmetry(problem: ExactCover, sym: Symmetries, opts: Options, *,
         _add(stats, s)
         stats.symmetry_saved += (root.weight - 1) * s.nodes
         total += root.weight * n
-        budget.done += 1
+        budget.finished()
         if limit is not None and total >= limit:
             return limit
     stats.explored = 1.0
@@ -446,13 +503,12 @@ def count_by_symmetry(problem: ExactCover, sym: Symmetries, opts: Options, *,
 def _solutions_below(problem: ExactCover, sym: Symmetries, opts: Options, stats: Stats
                      ) -> Iterator[tuple[Root, tuple[int, ...]]]:
     """Every solution below the roots (as option indices) with its root."""
-    found, above = roots(sym, _forced(sym, opts))
-    _add(stats, above)
+    budget = _Budget(opts, stats, 1)
+    found, _ = _roots_within(sym, opts, budget)
     inc = sym.incidence
-    budget = _Budget(opts, stats, len(found))
     searched = serial.seeded(problem, opts.seed)
     for root in found:
-        piece, s = budget.piece(tuple(inc.labels[o] for o in root.options))
+        piece, s = budget.piece(tuple(inc.labels[o] for o in root.options), None)
         try:
             for sol in serial.solutions(searched, piece, limit=None):
                 yield root, tuple(inc.index[label] for label in sol)
@@ -460,7 +516,7 @@ def _solutions_below(problem: ExactCover, sym: Symmetries, opts: Options, stats:
             _add(stats, s)
             raise budget.stop() from None
         _add(stats, s)
-        budget.done += 1
+        budget.finished()
 
 
 def representatives(problem: ExactCover, sym: Symmetries, opts: Options, *,

@@ -59,8 +59,8 @@ Element = tuple[Perm, Perm]
 
 class Incidence:
     """A problem as numbers: each option's items with their colours (None when it
-    has none), the options of each item, and the class of each item and option (what
-    a symmetry must keep)."""
+    has none, or when no other option gives the item that colour), the options of
+    each item, and the class of each item and option (what a symmetry must keep)."""
 
     __slots__ = ("problem", "labels", "index", "items", "item_index", "rows", "holders",
                  "n_primary", "item_class", "option_class")
@@ -84,6 +84,16 @@ class Incidence:
                 row.append((i, colour))
                 self.holders[i].append(o)
             self.rows.append(tuple(row))
+        # a colour that one option alone gives an item is no colour: that option shares the
+        # item with no other, as an option without colour does
+        uses: dict[tuple[int, Hashable], int] = {}
+        for row in self.rows:
+            for i, colour in row:
+                if colour is not None:
+                    uses[i, colour] = uses.get((i, colour), 0) + 1
+        if any(n == 1 for n in uses.values()):
+            self.rows = [tuple((i, None if c is not None and uses[i, c] == 1 else c)
+                               for i, c in row) for row in self.rows]
         bound = problem.bound
         self.item_class: list[Hashable] = [
             ("primary", bound(x)) if i < self.n_primary else ("secondary",)
@@ -185,6 +195,24 @@ class Symmetries:
                                      len(self.incidence.items))
         return self._elements
 
+    def listed_subgroup(self) -> list[Element]:
+        """The elements of the whole group when it has at most :data:`MAX_ELEMENTS`;
+        else of a subgroup of at most that many, made by the generators taken in turn
+        while it stays that small (enough for counting by symmetry, which any subgroup
+        makes faster, not for orbits)."""
+        if self.order <= MAX_ELEMENTS:
+            return self.indexed_elements()
+        m, n = len(self.incidence.labels), len(self.incidence.items)
+        kept: list[Element] = []
+        listed = closure([], m, n)
+        for g in self._gens:
+            try:
+                listed = closure([*kept, g], m, n, MAX_ELEMENTS)
+            except perms.TooLarge:
+                continue
+            kept.append(g)
+        return listed
+
     def elements(self) -> Iterator[dict[Hashable, Hashable]]:
         """Every element as an option map (label -> label), the identity first."""
         labels = self.incidence.labels
@@ -240,8 +268,10 @@ class Symmetries:
                    if all(sigma[o] in mine for o in given))
 
 
-def closure(gens: Sequence[Element], n_options: int, n_items: int) -> list[Element]:
-    """Every element made by ``gens`` (one item map per option map), the identity first."""
+def closure(gens: Sequence[Element], n_options: int, n_items: int, cap: int | None = None
+            ) -> list[Element]:
+    """Every element made by ``gens`` (one item map per option map), the identity first
+    (:class:`~dlx.perms.TooLarge` when there are more than ``cap``)."""
     one = (perms.identity(n_options), perms.identity(n_items))
     seen = {one[0]}
     out = [one]
@@ -254,6 +284,8 @@ def closure(gens: Sequence[Element], n_options: int, n_items: int) -> list[Eleme
             if h not in seen:
                 seen.add(h)
                 out.append((h, perms.compose(t, pi)))
+                if cap is not None and len(out) > cap:
+                    raise perms.TooLarge(len(out))
     return out
 
 
