@@ -87,8 +87,8 @@ class Incidence:
         # a colour that one option alone gives an item is no colour: that option shares the
         # item with no other, as an option without colour does
         uses: dict[tuple[int, Hashable], int] = {}
-        for row in self.rows:
-            for i, colour in row:
+        for entries_of in self.rows:
+            for i, colour in entries_of:
                 if colour is not None:
                     uses[i, colour] = uses.get((i, colour), 0) + 1
         if any(n == 1 for n in uses.values()):
