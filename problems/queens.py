@@ -23,6 +23,15 @@ Q . . . . .
 . Q . . . .
 
 ``queens.figure(6, board)`` draws the board with matplotlib (the ``viz`` extra).
+
+The board's turns and flips map solutions to solutions: ``dlx.count(encode(8),
+up_to_symmetry=True)`` finds the 12 placements that are really different (OEIS
+A002562), the group found by itself, or given as the board's geometry
+(:func:`symmetries`).
+
+>>> import dlx
+>>> dlx.count(encode(8), up_to_symmetry=True, symmetry=symmetries(8))
+12
 """
 
 from __future__ import annotations
@@ -35,11 +44,14 @@ import dlx
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["Queen", "COUNTS", "encode", "decode", "solutions", "count", "first", "render",
-           "figure", "is_solution"]
+__all__ = ["Queen", "COUNTS", "ORBITS", "encode", "decode", "solutions", "count", "first",
+           "render", "figure", "is_solution", "symmetries"]
 
 #: OEIS A000170: the number of ways to place n non-attacking queens, n = 0..14.
 COUNTS = (1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596)
+
+#: OEIS A002562: the placements up to the board's turns and flips, n = 0..14.
+ORBITS = (1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752)
 
 
 class Queen(NamedTuple):
@@ -74,6 +86,18 @@ def encode(n: int) -> dlx.ExactCover:
     secondary = ([("up", k) for k in range(2 * n - 1)]
                  + [("down", k) for k in range(1 - n, n)])
     return dlx.ExactCover(options, secondary=secondary, primary=primary)
+
+
+def symmetries(n: int) -> dlx.Symmetries:
+    """The board's 8 turns and flips as the group of :func:`encode` (``n``), given by
+    two generators (a quarter turn and a flip), so that nauty is not needed.
+
+    >>> symmetries(8).order, symmetries(1).order
+    (8, 1)
+    """
+    n = _check(n)
+    return dlx.symmetries(encode(n), generators=[
+        lambda q: Queen(q.col, n - 1 - q.row), lambda q: Queen(q.row, n - 1 - q.col)])
 
 
 def decode(solution: Iterable[Queen]) -> tuple[int, ...]:
