@@ -57,9 +57,14 @@ REPORT_EVERY = 0.1
 #: At most this many roots (more and the reduction stops where it is).
 MAX_ROOTS = 20_000
 
-#: A level lists at most this many ways to cover an orbit of items (more, and it takes
-#: the chosen item alone).
+#: The first level lists at most this many ways to cover an orbit of items (more, and
+#: it takes the chosen item alone).
 MAX_EXTENSIONS = 100_000
+
+#: A level below the first lists at most as many ways as the first did, or this many:
+#: the subtrees below it are smaller than the whole tree, and listing more there costs
+#: more than the group saves (beyond, it takes the chosen item alone).
+MIN_BELOW = 1_000
 
 _STALLS = 4         # levels in a row that break no symmetry before the reduction stops
 
@@ -159,6 +164,7 @@ class _Roots:
         self.max_nodes, self.deadline = max_nodes, deadline
         self.found: list[Root] = []
         self.above = Stats()
+        self.cap = MAX_EXTENSIONS           # (for the levels below the first: see visit)
 
     def node(self, level: int) -> None:
         s = self.above
@@ -181,10 +187,13 @@ class _Roots:
             self.found.append(Root(chosen, weight, group))
             return
         self.node(len(chosen))
-        extensions = self.extensions(cover, len(chosen))
+        cap = self.cap
+        extensions = self.extensions(cover, len(chosen), cap)
         if extensions is None:                       # too many: the item alone
-            extensions = self.extensions(cover[:1], len(chosen))
+            extensions = self.extensions(cover[:1], len(chosen), cap)
             assert extensions is not None
+        if cap == MAX_EXTENSIONS:                    # the first level sets the scale
+            self.cap = max(MIN_BELOW, len(extensions))
         listed = set(map(frozenset, extensions))
         seen: set[frozenset[int]] = set()
         state = self.state
@@ -192,10 +201,13 @@ class _Roots:
             key = frozenset(ext)
             if key in seen:
                 continue
-            images = {frozenset([g[0][o] for o in ext]) for g in group}
-            members = images & listed
+            images = [frozenset([g[0][o] for o in ext]) for g in group]
+            members = listed.intersection(images)
             seen |= members
-            below = [g for g in group if frozenset([g[0][o] for o in ext]) == key]
+            below = [g for g, image in zip(group, images) if image == key]
+            if len(below) == 1 or len(self.found) >= self.max_roots:
+                self.found.append(Root(chosen + ext, weight * len(members), below))
+                continue
             for o in ext:
                 state.place(o)
             self.visit(chosen + ext, below, weight * len(members),
@@ -236,11 +248,14 @@ class _Roots:
         i = best[2]
         return [i, *sorted({g[1][i] for g in group} - {i})]
 
-    def extensions(self, cover: list[int], level: int) -> list[tuple[int, ...]] | None:
+    def extensions(self, cover: list[int], level: int, cap: int
+                   ) -> list[tuple[int, ...]] | None:
         """Every way of covering the items ``cover`` with options that fit (None when
-        there are more than :data:`MAX_EXTENSIONS`), in the order of a search that
-        branches on the item of ``cover`` with the fewest options."""
+        there are more than ``cap``), in the order of a search that branches on the
+        item of ``cover`` with the fewest options."""
         state = self.state
+        if len(cover) == 1:
+            return [(o,) for o in state.live(cover[0])]
         out: list[tuple[int, ...]] = []
         chosen: list[int] = []
         # an explicit stack of (options to try, next one) per level of this small search
@@ -249,7 +264,7 @@ class _Roots:
         while True:
             if todo is None:                     # every item of cover is covered
                 out.append(tuple(chosen))
-                if len(out) > MAX_EXTENSIONS:
+                if len(out) > cap:
                     for o in reversed(chosen):
                         state.unplace(o)
                     return None
