@@ -204,7 +204,7 @@ class _Roots:
             images = [frozenset([g[0][o] for o in ext]) for g in group]
             members = listed.intersection(images)
             seen |= members
-            below = [g for g, image in zip(group, images) if image == key]
+            below = [g for g, image in zip(group, images, strict=True) if image == key]
             if len(below) == 1 or len(self.found) >= self.max_roots:
                 self.found.append(Root(chosen + ext, weight * len(members), below))
                 continue
