@@ -102,3 +102,13 @@ def test_the_generic_pentomino_boxes(rows, cols, orbits):
     p = polyominoes.encode(rows=rows, cols=cols)
     assert dlx.count(p, up_to_symmetry=True) == orbits
     assert dlx.count(polyominoes.encode(rows=rows, cols=cols, reduce=True)) == orbits
+
+
+def test_queens_gallery_draws_every_board():
+    reps = list(dlx.solutions(queens.encode(8), up_to_symmetry=True))
+    fig = queens.gallery(8, reps, titles=[str(k) for k in range(12)])
+    texts = [t for ax in fig.axes for t in ax.texts if t.get_gid() == "queen"]
+    assert len(fig.axes) == 12 and len(texts) == 96
+    assert queens.gallery(8, reps[:5], cols=4).axes[-1].axison is False  # 8 cells, 5 boards
+    with pytest.raises(ValueError, match="2 titles for 5 boards"):
+        queens.gallery(8, reps[:5], titles=["a", "b"])
