@@ -223,18 +223,18 @@ def queens(n: int) -> dlx.ExactCover:
 def test_queens_both_engines_pinned(engine):
     p = queens(8)
     s = dlx.Stats()
-    assert dlx.count(p, symmetry=True, stats=s, engine=engine) == 92
+    assert dlx.count(p, symmetry=True, stats=s, engine=engine, max_nodes=BUDGET) == 92
     assert (s.nodes, s.solutions, s.symmetry_saved) == (249, 12, 808)
     assert sum(s.profile) == s.nodes
-    assert dlx.count(p, up_to_symmetry=True, engine=engine) == 12
-    assert len(list(dlx.solutions(p, up_to_symmetry=True, engine=engine))) == 12
+    assert dlx.count(p, up_to_symmetry=True, engine=engine, max_nodes=BUDGET) == 12
+    assert len(list(dlx.solutions(p, up_to_symmetry=True, engine=engine, max_nodes=BUDGET))) == 12
 
 
 def test_both_engines_give_the_same_statistics():
     p = queens(9)
     a, b = dlx.Stats(), dlx.Stats()
-    assert dlx.count(p, symmetry=True, stats=a, engine="python") == \
-        dlx.count(p, symmetry=True, stats=b, engine="c") == 352
+    assert dlx.count(p, symmetry=True, stats=a, engine="python", max_nodes=BUDGET) == \
+        dlx.count(p, symmetry=True, stats=b, engine="c", max_nodes=BUDGET) == 352
     assert a == b
 
 
@@ -242,9 +242,9 @@ def test_symmetric_solutions_count_once():
     """Queens 6 has 4 solutions, each its own image under a half turn: one orbit of 4,
     not 4 / 8."""
     p = queens(6)
-    assert dlx.count(p) == 4
-    assert dlx.count(p, up_to_symmetry=True) == 1
-    (one,) = dlx.solutions(p, up_to_symmetry=True)
+    assert dlx.count(p, max_nodes=BUDGET) == 4
+    assert dlx.count(p, up_to_symmetry=True, max_nodes=BUDGET) == 1
+    (one,) = dlx.solutions(p, up_to_symmetry=True, max_nodes=BUDGET)
     sym = dlx.symmetries(p)
     assert sym.stabilizer_order(one) == 2 and len(sym.images(one)) == 4
     assert sym.canonical(one) == one == sym.images(one)[0]
@@ -267,9 +267,9 @@ def test_trivial_group():
     sym = dlx.symmetries(toy)
     assert sym.is_trivial and sym.order == 1 and sym.generators == []
     s = dlx.Stats()
-    assert dlx.count(toy, symmetry=True, stats=s) == 1 and s.symmetry_saved == 0
-    assert dlx.count(toy, up_to_symmetry=True) == 1
-    assert list(dlx.solutions(toy, up_to_symmetry=True)) == [("o1", "o4", "o5")]
+    assert dlx.count(toy, symmetry=True, stats=s, max_nodes=BUDGET) == 1 and s.symmetry_saved == 0
+    assert dlx.count(toy, up_to_symmetry=True, max_nodes=BUDGET) == 1
+    assert list(dlx.solutions(toy, up_to_symmetry=True, max_nodes=BUDGET)) == [("o1", "o4", "o5")]
 
 
 def test_colours_may_be_renamed_but_must_agree():
@@ -277,7 +277,7 @@ def test_colours_may_be_renamed_but_must_agree():
                         "z": ["c", dlx.Colored("s", "R")]}, secondary=["s"])
     sym = dlx.symmetries(p)
     assert sym.order == 2                       # x <-> z; y keeps its own colour class
-    assert dlx.count(p, up_to_symmetry=True) == 0
+    assert dlx.count(p, up_to_symmetry=True, max_nodes=BUDGET) == 0
     q = dlx.ExactCover({"x": ["a", dlx.Colored("s", "R")], "y": ["b", dlx.Colored("s", "G")]},
                        secondary=["s"])
     # a <-> b with the colours renamed: a symmetry
@@ -310,29 +310,29 @@ def test_views_refuse_what_does_not_fit(tmp_path):
     p = queens(5)
     other = dlx.symmetries(queens(6))
     with pytest.raises(dlx.ExactCoverError, match="another problem"):
-        dlx.count(p, symmetry=other)
+        dlx.count(p, symmetry=other, max_nodes=BUDGET)
     with pytest.raises(dlx.ExactCoverError, match="must be True, False or a dlx.Symmetries"):
-        dlx.count(p, symmetry="yes")
+        dlx.count(p, symmetry="yes", max_nodes=BUDGET)
     with pytest.raises(dlx.ExactCoverError, match="up_to_symmetry=True"):
-        dlx.solutions(p, symmetry=True)
+        dlx.solutions(p, symmetry=True, max_nodes=BUDGET)
     with pytest.raises(dlx.ExactCoverError, match="checkpoint"):
-        dlx.count(p, symmetry=True, checkpoint=tmp_path / "c")
+        dlx.count(p, symmetry=True, checkpoint=tmp_path / "c", max_nodes=BUDGET)
     with pytest.raises(dlx.ExactCoverError, match="one process"):
-        dlx.solutions(p, up_to_symmetry=True, executor=ThreadPoolExecutor(1))
+        dlx.solutions(p, up_to_symmetry=True, executor=ThreadPoolExecutor(1), max_nodes=BUDGET)
     with pytest.raises(dlx.ExactCoverError, match="forced option"):
-        dlx.count(p, symmetry=True, forced=[(9, 9)])
+        dlx.count(p, symmetry=True, forced=[(9, 9)], max_nodes=BUDGET)
 
 
 def test_a_group_too_large_to_list():
     same = dlx.ExactCover({k: ["a"] for k in range(8)})
     sym = dlx.symmetries(same)
     assert sym.order == 40320 and sym.option_orbits == [tuple(range(8))]
-    assert dlx.count(same) == 8
+    assert dlx.count(same, max_nodes=BUDGET) == 8
     with pytest.raises(dlx.ExactCoverError, match="40,320 elements"):
-        dlx.count(same, up_to_symmetry=True)
+        dlx.count(same, up_to_symmetry=True, max_nodes=BUDGET)
     # counting by symmetry takes a subgroup small enough to list
     s = dlx.Stats()
-    assert dlx.count(same, symmetry=True, stats=s) == 8 and s.symmetry_saved > 0
+    assert dlx.count(same, symmetry=True, stats=s, max_nodes=BUDGET) == 8 and s.symmetry_saved > 0
     assert 1 < len(sym.listed_subgroup()) <= dlx.symmetry.MAX_ELEMENTS
 
 
@@ -347,9 +347,9 @@ def test_without_nauty(monkeypatch):
 
 def test_limits_and_budgets():
     p = queens(8)
-    assert dlx.count(p, symmetry=True, limit=50) == 50
-    assert dlx.count(p, up_to_symmetry=True, limit=5) == 5
-    assert len(list(dlx.solutions(p, up_to_symmetry=True, limit=5))) == 5
+    assert dlx.count(p, symmetry=True, limit=50, max_nodes=BUDGET) == 50
+    assert dlx.count(p, up_to_symmetry=True, limit=5, max_nodes=BUDGET) == 5
+    assert len(list(dlx.solutions(p, up_to_symmetry=True, limit=5, max_nodes=BUDGET))) == 5
     with pytest.raises(dlx.BudgetExceeded) as e:
         dlx.count(p, symmetry=True, max_nodes=100)
     assert e.value.frontier is None and 0 <= e.value.found <= 92
@@ -364,10 +364,11 @@ def test_limits_and_budgets():
 def test_seeds_heuristics_and_progress():
     p = queens(8)
     seen: list[dlx.Stats] = []
-    assert dlx.count(p, symmetry=True, seed=3) == 92
-    assert dlx.count(p, up_to_symmetry=True, seed=3, heuristic="first") == 12
+    assert dlx.count(p, symmetry=True, seed=3, max_nodes=BUDGET) == 92
+    assert dlx.count(p, up_to_symmetry=True, seed=3, heuristic="first", max_nodes=BUDGET) == 12
     s = dlx.Stats()
-    assert dlx.count(queens(11), symmetry=True, stats=s, progress=seen.append) == 2680
+    assert dlx.count(queens(11), symmetry=True, stats=s, progress=seen.append,
+                     max_nodes=BUDGET) == 2680
     assert seen and all(0 <= r.explored <= 1 for r in seen)
     assert s.explored == 1.0
 
@@ -375,12 +376,12 @@ def test_seeds_heuristics_and_progress():
 def test_parallel_count_is_the_serial_one():
     p = queens(9)
     serial, merged = dlx.Stats(), dlx.Stats()
-    n = dlx.count(p, symmetry=True, stats=serial)
+    n = dlx.count(p, symmetry=True, stats=serial, max_nodes=BUDGET)
     with ThreadPoolExecutor(2) as ex:
         assert dlx.parallel.count is not None
-        assert dlx.count(p, symmetry=True, stats=merged, executor=ex) == n == 352
-        assert dlx.count(p, up_to_symmetry=True, executor=ex) == 46
-        assert dlx.count(p, symmetry=True, executor=ex, limit=10) == 10
+        assert dlx.count(p, symmetry=True, stats=merged, executor=ex, max_nodes=BUDGET) == n == 352
+        assert dlx.count(p, up_to_symmetry=True, executor=ex, max_nodes=BUDGET) == 46
+        assert dlx.count(p, symmetry=True, executor=ex, limit=10, max_nodes=BUDGET) == 10
     assert merged == serial and merged.symmetry_saved == serial.symmetry_saved > 0
 
 
@@ -396,10 +397,11 @@ def test_parallel_pieces_cut_below_a_root_keep_its_weight():
     weighted = [(tuple(labels[o] for o in r.options), r.weight) for r in found]
     s = dlx.Stats()
     with ThreadPoolExecutor(2) as ex:
-        n, saved = roots.count(p, ex, Options(stats=s), weighted, above, piece_nodes=3)
+        n, saved = roots.count(p, ex, Options(stats=s, max_nodes=BUDGET), weighted, above,
+                                   piece_nodes=3)
     assert n == 92
     plain = dlx.Stats()
-    dlx.count(p, symmetry=True, stats=plain)
+    dlx.count(p, symmetry=True, stats=plain, max_nodes=BUDGET)
     assert (s.nodes, saved) == (plain.nodes, plain.symmetry_saved)
 
 
@@ -407,8 +409,8 @@ def test_parallel_pieces_cut_below_a_root_keep_its_weight():
 def test_on_a_process_pool():
     p = queens(10)
     with dlx.parallel.executor(jobs=2) as ex:
-        assert dlx.count(p, symmetry=True, executor=ex) == 724
-        assert dlx.count(p, up_to_symmetry=True, executor=ex) == 92
+        assert dlx.count(p, symmetry=True, executor=ex, max_nodes=BUDGET) == 724
+        assert dlx.count(p, up_to_symmetry=True, executor=ex, max_nodes=BUDGET) == 92
 
 
 def test_roots_rules_and_what_they_gain():
@@ -417,9 +419,11 @@ def test_roots_rules_and_what_they_gain():
     p = queens(10)
     sym = dlx.symmetries(p)
     plain, item, orbit = dlx.Stats(), dlx.Stats(), dlx.Stats()
-    dlx.count(p, stats=plain)
-    assert orbits.count_by_symmetry(p, sym, Options(stats=item), rule="item") == 724
-    assert orbits.count_by_symmetry(p, sym, Options(stats=orbit), rule="orbit") == 724
+    dlx.count(p, stats=plain, max_nodes=BUDGET)
+    assert orbits.count_by_symmetry(p, sym, Options(stats=item, max_nodes=BUDGET),
+                                    rule="item") == 724
+    assert orbits.count_by_symmetry(p, sym, Options(stats=orbit, max_nodes=BUDGET),
+                                  rule="orbit") == 724
     assert orbit.nodes < item.nodes < plain.nodes
     assert orbit.nodes * 6 < plain.nodes
     with pytest.raises(dlx.ExactCoverError, match="unknown rule"):
@@ -437,9 +441,9 @@ def test_quotient_problems():
     made = orbits.quotient(sym.incidence, half)
     assert made is not None
     q, forced = made
-    every = [set(s) for s in dlx.solutions(p)]
+    every = [set(s) for s in dlx.solutions(p, max_nodes=BUDGET)]
     fixed = [s for s in every if {labels[half[labels.index(o)]] for o in s} == s]
-    assert dlx.count(q) == len(fixed) == 4 and forced == ()
+    assert dlx.count(q, max_nodes=BUDGET) == len(fixed) == 4 and forced == ()
 
 
 def test_group_order_of_large_groups():
