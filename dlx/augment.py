@@ -45,8 +45,12 @@ from .symmetry import Element, Incidence, Symmetries
 __all__ = ["Root", "roots", "stabiliser", "RULES", "MAX_ROOTS", "MAX_EXTENSIONS",
            "MIN_BELOW"]
 
-#: The choices of the items covered at each level above the search.
-RULES = ("orbit", "item")
+#: The choices of the items covered at each level above the search: "orbit" (the
+#: default) covers an orbit of items, or the chosen item alone where the orbit has too
+#: many ways of being covered; "strict" only whole orbits (it stops there instead), so
+#: that two roots never hold images of one solution (what listing one solution per
+#: orbit needs); "item" the chosen item alone (orbital branching).
+RULES = ("orbit", "strict", "item")
 
 #: At most this many roots (more and the reduction stops where it is).
 MAX_ROOTS = 20_000
@@ -180,12 +184,15 @@ class _Roots:
         if cover is None:
             self.found.append(Root(chosen, weight, group))
             return
-        self.node(len(chosen))
         cap = self.cap
         extensions = self.extensions(cover, len(chosen), cap)
-        if extensions is None:                       # too many: the item alone
-            extensions = self.extensions(cover[:1], len(chosen), cap)
+        if extensions is None:                       # too many
+            if self.rule == "strict":                # whole orbits only: stop here
+                self.found.append(Root(chosen, weight, group))
+                return
+            extensions = self.extensions(cover[:1], len(chosen), cap)    # the item alone
             assert extensions is not None
+        self.node(len(chosen))
         if cap == MAX_EXTENSIONS:                    # the first level sets the scale
             self.cap = max(MIN_BELOW, len(extensions))
         listed = set(map(frozenset, extensions))

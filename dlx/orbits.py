@@ -16,10 +16,12 @@ identity's term is the whole count, counted from the roots.  (Where a cycle
 would cover an item with bounds more than once, the orbits are counted from the
 solutions below the roots instead, each weighed by its stabiliser.)
 
-*Representatives* (:func:`representatives`).  Below the roots each orbit of
-solutions is met as an orbit of the root's own (small, mostly trivial) group, and
-the least of those is kept; what is yielded is the orbit's least image under the
-whole group (options compared by their positions in the problem).
+*Representatives* (:func:`representatives`).  The roots are made covering whole
+orbits of items only (rule "strict"): then each orbit of solutions is met below one
+root alone, as an orbit of that root's own (small, mostly trivial) group, and the
+least of those is kept; what is yielded is the orbit's least image under the whole
+group (options compared by their positions in the problem).  (Covering one item
+alone would not do: two roots could then hold images of one solution.)
 """
 
 from __future__ import annotations
@@ -238,7 +240,7 @@ def _solutions_below(problem: ExactCover, sym: Symmetries, opts: Options, stats:
                      ) -> Iterator[tuple[Root, tuple[int, ...]]]:
     """Every solution below the roots (as option indices) with its root."""
     budget = _Budget(opts, stats, 1)
-    found, _ = _roots_within(sym, opts, budget)
+    found, _ = _roots_within(sym, opts, budget, "strict")
     inc = sym.incidence
     searched = serial.seeded(problem, opts.seed)
     for root in found:

@@ -166,6 +166,51 @@ def test_with_bounds_and_costs(p, engine):
     check_against_brute_force(p, engine)
 
 
+@given(symmetric_problems(bounds=True), st.sampled_from(ENGINES))
+def test_with_tiny_caps_above_the_search(p, engine):
+    """Where an orbit has more ways of being covered than a level may list, counting
+    takes the chosen item alone, and listing stops there: still exact, and still one
+    solution per orbit."""
+    from dlx import augment
+
+    saved = augment.MAX_EXTENSIONS, augment.MIN_BELOW
+    augment.MAX_EXTENSIONS, augment.MIN_BELOW = 1, 1
+    try:
+        check_against_brute_force(p, engine)
+    finally:
+        augment.MAX_EXTENSIONS, augment.MIN_BELOW = saved
+
+
+@pytest.mark.parametrize("n", [11, 13])
+def test_one_per_orbit_where_the_orbit_is_too_wide(n):
+    """Queens 11 and 13: below the centre queen the middle lines' orbit has more ways
+    than a level below the first lists; listing must not take the item alone there
+    (two roots would then hold images of one solution)."""
+    from problems import queens as encoded
+
+    reps = list(dlx.solutions(encoded.encode(n), up_to_symmetry=True, max_nodes=BUDGET))
+    assert len(reps) == len(set(reps)) == encoded.ORBITS[n]
+
+
+def test_tiny_caps_on_the_board():
+    """With a level allowed a single way of covering, every level takes the item alone
+    when counting, and listing stops at once: the answers stay."""
+    from dlx import augment
+    from problems import queens as encoded
+
+    saved = augment.MAX_EXTENSIONS, augment.MIN_BELOW
+    augment.MAX_EXTENSIONS, augment.MIN_BELOW = 1, 1
+    try:
+        for n in range(5, 10):
+            p = encoded.encode(n)
+            reps = list(dlx.solutions(p, up_to_symmetry=True, max_nodes=BUDGET))
+            assert len(set(reps)) == len(reps) == encoded.ORBITS[n]
+            assert dlx.count(p, symmetry=True, max_nodes=BUDGET) == encoded.COUNTS[n]
+            assert dlx.count(p, up_to_symmetry=True, max_nodes=BUDGET) == encoded.ORBITS[n]
+    finally:
+        augment.MAX_EXTENSIONS, augment.MIN_BELOW = saved
+
+
 @given(symmetric_problems())
 def test_the_whole_group_is_found(p):
     """Every option permutation that is a symmetry (tried one by one) is in the group."""
