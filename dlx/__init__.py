@@ -70,7 +70,8 @@ __all__ = [
     "read_dlx", "write_dlx", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
-    "ZDD", "zdd", "symmetries", "Symmetries",
+    "ZDD", "zdd",
+    "symmetries", "Symmetries",
 ]
 
 # The module of each public name (dlx.split lives in dlx.parallel, the biggest module).
