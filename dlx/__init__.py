@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from .problem import Colored, ExactCover
     from .reduce import Reduced, reduce
     from .search import SearchState
+    from .symmetry import Symmetries, symmetries
     from .verify import is_exact_cover, why_not
     from .views import best, count, first, is_unique, solutions, trace, zdd
     from .zdd import ZDD
@@ -71,6 +72,7 @@ __all__ = [
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded", "Deadline",
     "ZDD", "zdd",
+    "symmetries", "Symmetries",
 ]
 
 # The module of each public name (dlx.split lives in dlx.parallel, the biggest module).
@@ -88,6 +90,7 @@ _HOME = {
     "Colored": "problem", "ExactCover": "problem",
     "Reduced": "reduce", "reduce": "reduce",
     "SearchState": "search",
+    "Symmetries": "symmetry", "symmetries": "symmetry",
     "is_exact_cover": "verify", "why_not": "verify",
     "best": "views", "count": "views", "first": "views", "is_unique": "views",
     "solutions": "views", "trace": "views", "zdd": "views",

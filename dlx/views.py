@@ -38,6 +38,7 @@ from .problem import ExactCover
 if TYPE_CHECKING:
     from typing import Unpack
 
+    from .symmetry import Symmetries
     from .zdd import ZDD
 
 __all__ = ["solutions", "count", "first", "is_unique", "best", "trace", "zdd", "Engine"]
@@ -48,7 +49,8 @@ _check_positive = check_positive
 
 def solutions(problem: ExactCover, *, limit: int | None = None,
               checkpoint: str | os.PathLike[str] | None = None,
-              checkpoint_every: float | None = None,
+              checkpoint_every: float | None = None, up_to_symmetry: bool = False,
+              symmetry: bool | Symmetries = False,
               **keywords: Unpack[Keywords]) -> Iterator[tuple[Hashable, ...]]:
     """Yield solutions lazily, each a tuple of option labels in the order chosen.
 
@@ -62,6 +64,11 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
         seconds (60), on Ctrl-C and at the end, and resume from it when it exists;
         the solutions also go to ``checkpoint + ".solutions.jsonl"``, and a resumed
         search yields those first (:mod:`dlx.parallel.checkpoint`).
+    up_to_symmetry, symmetry : bool, Symmetries
+        With ``up_to_symmetry=True``, one solution per orbit under the problem's
+        symmetries (:func:`dlx.symmetries`, or the group given as ``symmetry``): the
+        orbit's least image (its options' positions in the problem, sorted, compared
+        as tuples), its labels in the problem's order (:mod:`dlx.orbits`).
     **keywords
         As for every view (:mod:`dlx.options`).  When the budget runs out,
         :class:`~dlx.BudgetExceeded` carries the solutions yielded so far.
@@ -76,6 +83,15 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
     [('x', 'y')]
     """
     opts = Options.of("solutions", keywords)
+    if symmetry is not False and not up_to_symmetry:
+        raise ExactCoverError("solutions() takes symmetry= with up_to_symmetry=True (the"
+                              " group to list one solution per orbit of)")
+    if up_to_symmetry:
+        from . import orbits
+
+        _no_every(checkpoint_every)
+        return orbits.solutions(problem, opts, symmetry=symmetry, limit=limit,
+                                checkpoint=checkpoint)
     if opts.executor is not None or checkpoint is not None:
         return parallel.solutions(serial.seeded(problem, opts.seed), _executor(opts),
                                   limit=limit, **_rest(opts),
@@ -86,7 +102,8 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
 
 def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = False,
           checkpoint: str | os.PathLike[str] | None = None,
-          checkpoint_every: float | None = None, **keywords: Unpack[Keywords]) -> int:
+          checkpoint_every: float | None = None, symmetry: bool | Symmetries = False,
+          up_to_symmetry: bool = False, **keywords: Unpack[Keywords]) -> int:
     """Count the solutions (up to ``limit``), storing none of them.
 
     When the budget runs out, :class:`~dlx.BudgetExceeded` carries the partial
@@ -119,8 +136,31 @@ def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = 
     the count so far) is saved there every ``checkpoint_every`` seconds (60), on
     Ctrl-C and at the end, and a call with the same path and the same search goes on
     from it: see :mod:`dlx.parallel.checkpoint`.
+
+    With ``symmetry=True`` (or a :class:`~dlx.Symmetries`), the same count, found
+    faster: the first levels are listed up to the problem's symmetries and each
+    partial solution kept is counted once for its whole orbit (on either engine,
+    and on an ``executor``); ``stats.symmetry_saved`` says how many nodes that
+    saved.  With ``up_to_symmetry=True``, the number of orbits: solutions that a
+    symmetry maps onto each other count once, exactly also when some solutions are
+    their own images (Burnside's lemma; :mod:`dlx.orbits`).
+
+    >>> square = dlx.ExactCover({(r, c): [("row", r), ("col", c)]
+    ...                          for r in range(3) for c in range(3)})
+    >>> g = dlx.symmetries(square, generators=[
+    ...     lambda rc: (rc[1], rc[0]), lambda rc: (2 - rc[0], rc[1])])
+    >>> dlx.count(square), dlx.count(square, symmetry=g)
+    (6, 6)
+    >>> dlx.count(square, up_to_symmetry=True, symmetry=g)
+    2
     """
     opts = Options.of("count", keywords)
+    if symmetry is not False or up_to_symmetry:
+        from . import orbits
+
+        _no_every(checkpoint_every)
+        return orbits.count(problem, opts, symmetry=symmetry, up_to_symmetry=up_to_symmetry,
+                            limit=limit, cache=cache, checkpoint=checkpoint)
     if opts.executor is not None or checkpoint is not None:
         if serial.cache_entries(cache) is not None:
             raise ExactCoverError("counting by caching runs in one process: give cache= or"

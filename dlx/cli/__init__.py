@@ -65,8 +65,9 @@ exit codes, :class:`Batch` (the batch rule), :class:`Deadline`, the argparse typ
 :func:`resume_note`), the live progress line and Ctrl-C handling
 (:func:`search_session`, :data:`STOP`, :func:`progress_wanted`, :func:`is_terminal`,
 :func:`slow_engine_note`), and statistics tables (:func:`print_stats`,
-:func:`print_table`, :func:`add_stats`), and :func:`engine_name` (which engine
-searches, for a banner).  Nothing else of ``dlx.cli`` is promised.
+:func:`print_table`, :func:`add_stats`), :func:`engine_name` (which engine
+searches, for a banner), and the symmetry options of the counting and listing commands
+(:func:`add_symmetry_arguments`, :func:`symmetry_keywords`, :func:`symmetry_rows`).  Nothing else of ``dlx.cli`` is promised.
 """
 
 import sys
@@ -119,6 +120,7 @@ if TYPE_CHECKING:
         stopped,
         whole_number,
     )
+    from .solve import add_symmetry_arguments, symmetry_keywords, symmetry_rows
 else:
     _ModuleType = type(sys)
 del TYPE_CHECKING
@@ -133,11 +135,13 @@ __all__ = [
     "add_parallel_arguments", "executor_for", "add_checkpoint_arguments", "checkpointing",
     "resume_note", "search_session", "progress_wanted", "is_terminal", "slow_engine_note",
     "print_stats", "print_table", "add_stats", "engine_name",
+    "add_symmetry_arguments", "symmetry_keywords", "symmetry_rows",
 ]
 
 # The module of each name above but the first four, loaded on first use (PEP 562), so
 # that ``import dlx.cli`` (the console script's first import) loads only :mod:`.stop`.
-_HOME = {name: "common" for name in __all__[5:]} | {"COMMANDS": "app"}
+_HOME = {name: "common" for name in __all__[5:]} | {"COMMANDS": "app"} | {
+    name: "solve" for name in ("add_symmetry_arguments", "symmetry_keywords", "symmetry_rows")}
 
 
 def __getattr__(name: str) -> object:

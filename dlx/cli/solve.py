@@ -59,7 +59,8 @@ from .common import (
     stopped,
 )
 
-__all__ = ["add_parsers", "run"]
+__all__ = ["add_parsers", "run", "add_symmetry_arguments", "symmetry_keywords",
+           "symmetry_rows"]
 
 #: --best K keeps K solutions in memory: more than 2**31 - 1 could never be held, so a
 #: larger K (up to 2**63 - 1, what every count option takes) means the same as this one.
@@ -111,9 +112,42 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     solve.add_argument("--zdd", metavar="OUT",
                        help="build the ZDD of all solutions (Knuth's DLX6) and write it to OUT"
                             " (dlx.ZDD's text format); prints the count")
+    add_symmetry_arguments(solve)
     add_parallel_arguments(solve)
     add_checkpoint_arguments(solve)
     solve.set_defaults(func=run)
+
+
+def add_symmetry_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--symmetry`` and ``--up-to-symmetry``: counting and listing by the problem's
+    symmetries (found with nauty: the ``symmetry`` extra)."""
+    parser.add_argument("--symmetry", action="store_true",
+                        help="with --count: count by the problem's symmetries (found with"
+                             " nauty: pip install 'dancing-links-dlx[symmetry]'): the same"
+                             " number, sooner")
+    parser.add_argument("--up-to-symmetry", action="store_true",
+                        help="count (--count) or list one solution per orbit: solutions that a"
+                             " symmetry of the problem maps onto each other count once")
+
+
+def symmetry_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The view keywords of ``--symmetry`` and ``--up-to-symmetry`` (an InputError for
+    ``--symmetry`` on a listing, which lists every solution)."""
+    sym, up = getattr(args, "symmetry", False), getattr(args, "up_to_symmetry", False)
+    if not (sym or up):
+        return {}
+    if sym and not up and not args.count:
+        raise InputError("--symmetry goes with --count (to list one solution per orbit:"
+                         " --up-to-symmetry)")
+    if getattr(args, "checkpoint", None) is not None:
+        raise InputError("--checkpoint does not go with --symmetry or --up-to-symmetry")
+    return {"symmetry": True, "up_to_symmetry": True} if up else {"symmetry": True}
+
+
+def symmetry_rows(stats: dlx.Stats) -> list[tuple[str, str]]:
+    """The --stats row of a count by symmetry."""
+    return [("saved by symmetry", f"{stats.symmetry_saved:,} nodes")] \
+        if stats.symmetry_saved else []
 
 
 def run(args: argparse.Namespace) -> int:
@@ -124,6 +158,13 @@ def run(args: argparse.Namespace) -> int:
     if args.format in ("hust", "matrix") and args.reduce:
         error(f"--reduce goes with Knuth's format, not --format {args.format}")
         return EXIT_INPUT
+    if (args.symmetry or args.up_to_symmetry) and (
+            args.format in ("hust", "matrix") or args.best is not None or args.zdd is not None
+            or args.cache):
+        error("--symmetry and --up-to-symmetry go with Knuth's format, to count or list"
+              " (not with --best, --zdd, --cache or judge batches)")
+        return EXIT_INPUT
+    symmetry_keywords(args)             # (--symmetry on a listing: an input error)
     if args.best is not None and args.limit is not None:
         error("--best K already says how many solutions: leave out --limit")
         return EXIT_INPUT
@@ -260,7 +301,7 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
         if not args.quiet:
             error(f"reduced: {reduced}", name)
     limit, budget, timeout = args.limit, args.max_nodes, deadline.remaining()
-    rule = {"heuristic": args.heuristic}
+    rule = {"heuristic": args.heuristic, **symmetry_keywords(args)}
     try:
         if args.zdd is not None:
             return _zdd(searched, name, args, stats, budget, timeout, prefix, batch)
@@ -321,7 +362,8 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                 error("no solution" + (_sudoku_hint(repr(items[0]), name) if looks else ""),
                       name)
     if args.stats:
-        print_stats(stats, time.perf_counter() - started, f"dlx solve {name}")
+        print_stats(stats, time.perf_counter() - started, f"dlx solve {name}",
+                    symmetry_rows(stats))
     return None
 
 

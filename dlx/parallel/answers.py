@@ -25,12 +25,13 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from .. import serial
+from ..errors import BudgetExceeded
 from ..options import Options
 from ..problem import ExactCover
 from .pieces import Piece
 
 __all__ = ["Answer", "CountAnswer", "SolutionsAnswer", "FirstAnswer", "BestAnswer", "KINDS",
-           "Job"]
+           "Job", "WeightedCountAnswer"]
 
 #: The key after every piece's (where the best of pieces cut part way are merged).
 _AFTER: tuple[int, ...] = (1 << 62,)
@@ -326,6 +327,67 @@ class BestAnswer(Answer):
         return found if self.k is not None else (found[0] if found else None)
 
 
+class WeightedCountAnswer(Answer):
+    """A count by symmetry (:mod:`dlx.parallel.roots`): each piece's count times the
+    weight of the root it lies below, how many partial solutions that root stands for.
+    The roots' weights travel to the workers as the job's ``weights`` (root labels ->
+    weight: a count has no weights of its own).  A piece's answer is (its count times
+    the weight, the nodes the weight saved: the weight less one times its nodes)."""
+
+    kind = "weighted-count"
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.total = self.saved = 0
+
+    @staticmethod
+    def search(problem: ExactCover, opts: Options, job: Job) -> tuple[int, int]:
+        assert job.weights is not None and opts.stats is not None
+        forced = opts.forced
+        weight = next(job.weights[forced[:k]] for k in range(len(forced), -1, -1)
+                      if forced[:k] in job.weights)
+        limit = None if job.limit is None else -(-job.limit // weight)
+        try:
+            n = serial.count(problem, opts, limit=limit)
+        except BudgetExceeded as e:
+            e.found = ((e.found or 0) * weight, (weight - 1) * opts.stats.nodes)
+            raise
+        return n * weight, (weight - 1) * opts.stats.nodes
+
+    @staticmethod
+    def used(r: tuple[int, int]) -> int:
+        return r[0]
+
+    @staticmethod
+    def zero() -> tuple[int, int]:
+        return 0, 0
+
+    @staticmethod
+    def combine(a: tuple[int, int], b: tuple[int, int], job: Job) -> tuple[int, int]:
+        return a[0] + b[0], a[1] + b[1]
+
+    @staticmethod
+    def cut_short(found: Any) -> tuple[int, int]:
+        return found if found else (0, 0)
+
+    def limit_left(self) -> int | None:
+        return None if self.limit is None else self.limit - self.total
+
+    def take(self, key: tuple[int, ...], r: tuple[int, int]) -> None:
+        self.total += r[0]
+        self.saved += r[1]
+        if self.limit is not None and self.total >= self.limit:
+            self.total = self.limit
+            self.finished = True
+
+    def so_far(self) -> int:
+        return self.total
+
+    def result(self) -> int:
+        return self.total
+
+
 #: The answer classes by the name a task carries.
 KINDS: dict[str, type[Answer]] = {cls.kind: cls for cls in
-                                  (CountAnswer, SolutionsAnswer, FirstAnswer, BestAnswer)}
+                                  (CountAnswer, SolutionsAnswer, FirstAnswer, BestAnswer,
+                                   WeightedCountAnswer)}

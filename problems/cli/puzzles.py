@@ -39,6 +39,7 @@ from dlx.cli import (
     add_checkpoint_arguments,
     add_parallel_arguments,
     add_stats,
+    add_symmetry_arguments,
     checkpointing,
     counted,
     error,
@@ -52,6 +53,8 @@ from dlx.cli import (
     search_session,
     seconds,
     stopped,
+    symmetry_keywords,
+    symmetry_rows,
     whole_number,
 )
 from problems import dominoes, langford, polyominoes, queens, rectangles
@@ -93,6 +96,7 @@ def _common(listing: bool = True) -> argparse.ArgumentParser:
                         help="text (default) or one JSON object per line")
     common.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     if listing:
+        add_symmetry_arguments(common)
         add_parallel_arguments(common)
     return common
 
@@ -161,7 +165,7 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     started = time.perf_counter()
     found = 0
     timeout = args.timeout
-    saving = checkpointing(args)
+    saving = {**checkpointing(args), **symmetry_keywords(args)}
     try:
         if args.count:
             with search_session(command, args.quiet) as progress, executor_for(args) as ex:
@@ -196,7 +200,8 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
         return interrupted(resume_note(args))
     finally:
         if args.stats:
-            print_stats(stats, time.perf_counter() - started, f"dlx {command}")
+            print_stats(stats, time.perf_counter() - started, f"dlx {command}",
+                        symmetry_rows(stats))
     return EXIT_FOUND if found else EXIT_NONE
 
 
