@@ -67,7 +67,8 @@ exit codes, :class:`Batch` (the batch rule), :class:`Deadline`, the argparse typ
 :func:`slow_engine_note`), and statistics tables (:func:`print_stats`,
 :func:`print_table`, :func:`add_stats`), :func:`engine_name` (which engine
 searches, for a banner), and the symmetry options of the counting and listing commands
-(:func:`add_symmetry_arguments`, :func:`symmetry_keywords`, :func:`symmetry_rows`).  Nothing else of ``dlx.cli`` is promised.
+(:func:`add_symmetry_arguments`, :func:`symmetry_keywords`, :func:`symmetry_rows`).
+Nothing else of ``dlx.cli`` is promised.
 """
 
 import sys
