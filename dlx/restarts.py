@@ -24,14 +24,16 @@ the seed.  The problem is laid out once and every run starts from the same links
 (the core undoes the levels a stopped run left, which costs what reaching them
 cost, where copying the links again would cost their size).  The
 :class:`~dlx.Stats` add up over the runs: nodes, updates, solutions and the
-profile; ``progress`` sees the sums as they grow.
+profile; ``progress`` sees the sums as they grow, every
+:data:`~dlx.search.PROGRESS_EVERY` nodes or so (inside a long run, or between
+short ones), and what it raises (Ctrl-C on the command line) stops the runs.
 
 >>> import dlx
 >>> p = dlx.ExactCover({"x": ["a"], "y": ["b"], "xy": ["a", "b"], "z": ["c"]})
 >>> s = dlx.Stats()
 >>> sorted(dlx.first(p, restarts=True, stats=s)), s.solutions
 (['x', 'y', 'z'], 1)
->>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b"]}), restarts=True) is None
+>>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b", "c"]}), restarts=True) is None
 True
 """
 
@@ -50,7 +52,7 @@ from .links import Links
 from .options import Options
 from .problem import ExactCover
 from .rules import RESTARTS, draws
-from .search import run
+from .search import PROGRESS_EVERY, run
 from .serial import Request
 
 __all__ = ["first", "luby", "unit"]
@@ -94,8 +96,12 @@ def first(problem: ExactCover, opts: Options) -> tuple[Hashable, ...] | None:
     total, shown = Stats(), req.stats
     progress = opts.progress
 
+    reported = 0                # the nodes at the last progress call
+
     def report(s: Stats) -> None:
+        nonlocal reported
         _add(shown, total, s)
+        reported = shown.nodes
         if progress is not None:
             progress(shown)
 
@@ -121,6 +127,8 @@ def first(problem: ExactCover, opts: Options) -> tuple[Hashable, ...] | None:
                 left -= budget
                 if left == 0:
                     raise BudgetExceeded(opts.max_nodes, None, shown)
+            if total.nodes - reported >= PROGRESS_EVERY:
+                report(Stats())     # (runs shorter than a check point's nodes: between them)
     finally:
         _add(shown, total, runs.stats)      # (and the run a stop cut short)
     raise AssertionError("unreachable")  # pragma: no cover

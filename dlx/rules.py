@@ -12,13 +12,13 @@ hands the core.  Adding a rule is an entry here and its two choosers, one in
 ``dlx/dance.py`` and one in ``dlx/_core/dance.h`` (its code in the ``H_`` enum,
 in the order of this table), held to each other by the parity tests.
 
->>> for rule in RULES.values():
-...     print(f"{rule.name:10} {rule.code}  {rule.about}")
+>>> for r in RULES.values():
+...     print(f"{r.name:10} {r.code}  {r.about}")
 mrv        0  fewest options left (Knuth's MRV; under bounds, Algorithm M's least degree)
 first      1  the first item left
-sharp      2  mrv among the items named #... (Knuth's dlx2-sharp); others only when forced
-weighted   3  fewest options per weight; an item gains weight at each dead end (SSXCC, SSMCC)
-mrv-random 4  mrv, its ties drawn at random (reproducibly, from the seed): what restarts use
+sharp      2  mrv among the items named #... (Knuth's dlx2-sharp), others only when forced
+weighted   3  fewest options per weight, an item's weight growing at its dead ends (SSXCC, SSMCC)
+mrv-random 4  mrv, its ties and each item's first option drawn at random (from the seed)
 >>> rule("weighted").needs, rule("mrv-random").needs, rule("sharp").bounded is not None
 ((), ('seed',), True)
 """
@@ -105,11 +105,11 @@ RULES: dict[str, Rule] = {r.name: r for r in (
          "fewest options left (Knuth's MRV; under bounds, Algorithm M's least degree)"),
     Rule("first", 1, choose_first, choose_first, (), "the first item left"),
     Rule("sharp", 2, choose_sharp, choose_bounded_sharp, ("sharp",),
-         "mrv among the items named #... (Knuth's dlx2-sharp); others only when forced"),
+         "mrv among the items named #... (Knuth's dlx2-sharp), others only when forced"),
     Rule("weighted", 3, Weighted, WeightedBounded, (),
-         "fewest options per weight; an item gains weight at each dead end (SSXCC, SSMCC)"),
+         "fewest options per weight, an item's weight growing at its dead ends (SSXCC, SSMCC)"),
     Rule("mrv-random", 4, RandomTies, RandomTiesBounded, ("seed",),
-         "mrv, its ties drawn at random (reproducibly, from the seed): what restarts use"),
+         "mrv, its ties and each item's first option drawn at random (from the seed)"),
 )}
 
 #: The rule of ``heuristic=None``.

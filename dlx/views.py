@@ -149,8 +149,10 @@ def first(problem: ExactCover, **keywords: Unpack[Keywords]) -> tuple[Hashable, 
     ('x', 'y')
     >>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b", "c"]})) is None
     True
-    >>> dlx.first(dlx.ExactCover({"x": ["a"], "y": ["b"]}), restarts=True, seed=7)
-    ('y', 'x')
+    >>> p = dlx.ExactCover({"x1": ["a", "b"], "x2": ["a"], "y1": ["b"], "y2": ["b", "c"],
+    ...                     "z": ["c"]})
+    >>> dlx.first(p), dlx.first(p, restarts=True), dlx.first(p, restarts=True, seed=1)
+    (('x1', 'z'), ('y2', 'x2'), ('x1', 'z'))
     """
     opts = Options.of("first", keywords)
     if opts.restarts:
