@@ -28,9 +28,9 @@ Unpack[Keywords]``), and :class:`Options` holds them checked, for the searches:
     rule that draws random numbers draws them from it too (0 when None).
 ``restarts``
     (:func:`dlx.first` only) True: search by randomised restarts, runs of growing
-    node budgets, each choosing with its own random draws, until one finds a
+    node budgets, most choosing with random draws of their own, until one finds a
     solution (see :mod:`dlx.restarts`): *a* solution, not the first in search
-    order.
+    order.  The seed then seeds the draws only (the options keep their order).
 ``engine``
     ``"auto"``, ``"c"`` or ``"python"``; ``"c-links"`` and ``"c-bits"`` pick one of the
     core's two representations, for tests and benchmarks (see :mod:`dlx.engine`).

@@ -5,13 +5,17 @@ leaves a subtree that does not end, where another choice finds a solution at
 once.  Restarts cut such runs short.  Run k searches from the root with a node
 budget of ``luby(k) * unit`` nodes (:func:`luby`: 1, 1, 2, 1, 1, 2, 4, ...), Luby,
 Sinclair and Zuckerman's universal sequence, which spends within a logarithmic
-factor of the best fixed budget whatever the distribution of run lengths.  Each
-run chooses its items by the rule ``mrv-random`` of :mod:`dlx.rules` (minimum
-remaining values, ties drawn at random), with random draws of its own: run k's
-seed is the k-th number :class:`~dlx.dance.Rand` draws from ``seed=`` (0 when
-None), so the same seed gives the same runs and the same answer, on both engines.
-Runs go on until one finds a solution, or one searches its whole tree (there is
-none), or the node budget (``max_nodes``, over all runs) or the time runs out.
+factor of the best fixed budget whatever the distribution of run lengths.  Most
+runs choose by the rule ``mrv-random`` of :mod:`dlx.rules` (minimum remaining
+values, its ties and each item's first option drawn at random) with draws of their
+own: run k's seed is the k-th number :class:`~dlx.dance.Rand` draws from ``seed=``
+(0 when None), so the same seed gives the same runs and the same answer, on both
+engines.  The plain search (``mrv``, options in the problem's order) is one of the
+runs too: the first, and each run whose budget is a new largest (runs 1, 3, 7, 15,
+...: :func:`plain`), so that whatever it finds within B nodes restarts find within
+a few times B log B, on the problems where the order given is a good one.  Runs go
+on until one finds a solution, or one searches its whole tree (there is none), or
+the node budget (``max_nodes``, over all runs) or the time runs out.
 
 The unit is the most levels a solution can have (:func:`unit`: the primary items,
 as each option covers at least one; under bounds, what Algorithm M can stack):
@@ -51,11 +55,11 @@ from .events import Stats
 from .links import Links
 from .options import Options
 from .problem import ExactCover
-from .rules import RESTARTS, draws
+from .rules import DEFAULT, RESTARTS, Rule, draws
 from .search import PROGRESS_EVERY, run
 from .serial import Request
 
-__all__ = ["first", "luby", "unit"]
+__all__ = ["first", "luby", "unit", "plain"]
 
 
 def luby(k: int) -> int:
@@ -69,6 +73,16 @@ def luby(k: int) -> int:
         if k == (1 << top) - 1:
             return 1 << (top - 1)
         k -= (1 << (top - 1)) - 1
+
+
+def plain(k: int) -> bool:
+    """Whether run k (from 1) is the plain search: the first run, and each run whose
+    budget is a new largest, k = 2**j - 1.
+
+    >>> [k for k in range(1, 20) if plain(k)]
+    [1, 3, 7, 15]
+    """
+    return k & (k + 1) == 0
 
 
 def unit(links: Links) -> int:
@@ -114,7 +128,7 @@ def first(problem: ExactCover, opts: Options) -> tuple[Hashable, ...] | None:
             if req.deadline is not None and time.monotonic() > req.deadline:
                 raise BudgetExceeded(None, None, shown, timeout=opts.timeout)
             budget = luby(k) * step if left is None else min(luby(k) * step, left)
-            outcome, found = runs.run(seeds.next(), budget)
+            outcome, found = runs.run(seeds.next(), budget, DEFAULT if plain(k) else RESTARTS)
             _add(total, total, runs.stats)
             runs.stats.nodes = runs.stats.updates = runs.stats.solutions = 0
             runs.stats.profile = []
@@ -157,15 +171,17 @@ class _CoreRuns:
         self.search: Any = None
         self.stats = Stats()            # the core writes each run's here
 
-    def run(self, seed: int, budget: int) -> tuple[Outcome, tuple[Hashable, ...] | None]:
+    def run(self, seed: int, budget: int, rule: Rule
+            ) -> tuple[Outcome, tuple[Hashable, ...] | None]:
         left = self.req.left()
         timeout = -1.0 if left is None else float(left)
-        if self.search is None:
+        if self.search is None:                         # (on the links: bits=0)
             self.search = _engine.restartable(self.req, seed=seed, max_nodes=budget,
                                               timeout=timeout, stats=self.stats,
-                                              progress=self.report)
+                                              progress=self.report, heuristic=rule.code,
+                                              bits=0)
         else:
-            self.search.restart(seed, max_nodes=budget, timeout=timeout)
+            self.search.restart(seed, max_nodes=budget, timeout=timeout, heuristic=rule.code)
         found = self.search.next()
         status = self.search.status
         outcome = {"paused": "found", "done": "none", "budget": "budget"}.get(status, "time")
@@ -181,10 +197,11 @@ class _PureRuns:
         self.forced = req.links.first_primary(req.forced)
         self.stats = Stats()
 
-    def run(self, seed: int, budget: int) -> tuple[Outcome, tuple[Hashable, ...] | None]:
+    def run(self, seed: int, budget: int, rule: Rule
+            ) -> tuple[Outcome, tuple[Hashable, ...] | None]:
         req = self.req
         search = run(self.links, "solutions", stats=self.stats, max_nodes=budget,
-                     timeout=req.timeout, heuristic=RESTARTS.name, progress=self.report,
+                     timeout=req.timeout, heuristic=rule.name, progress=self.report,
                      forced=self.forced, deadline=req.deadline, seed=seed)
         try:
             found = next(search, None)

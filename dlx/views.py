@@ -136,8 +136,9 @@ def first(problem: ExactCover, **keywords: Unpack[Keywords]) -> tuple[Hashable, 
     """The first solution (a tuple of option labels), or None when there is none.
 
     With ``restarts=True``, search by randomised restarts (:mod:`dlx.restarts`):
-    runs of growing node budgets, each choosing with random draws of its own,
-    until one finds a solution or one searches its whole tree (then None).  The
+    runs of growing node budgets, most choosing with random draws of their own (and
+    now and then the plain search, with a budget larger each time), until one finds
+    a solution or one searches its whole tree (then None).  The
     answer is then *a* solution, not the first in search order; the same ``seed=``
     (0 when None) gives the same one, on either engine.  ``max_nodes`` and
     ``timeout`` bound all the runs together, and the :class:`~dlx.Stats` add up
@@ -149,10 +150,10 @@ def first(problem: ExactCover, **keywords: Unpack[Keywords]) -> tuple[Hashable, 
     ('x', 'y')
     >>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b", "c"]})) is None
     True
-    >>> p = dlx.ExactCover({"x1": ["a", "b"], "x2": ["a"], "y1": ["b"], "y2": ["b", "c"],
-    ...                     "z": ["c"]})
+    >>> p = dlx.ExactCover({"x0": ["c", "d"], "y1": ["b", "d"], "z2": ["a"], "x3": ["a", "b", "d"],
+    ...                     "y4": ["b", "c"], "z5": ["c"], "x6": ["a", "b", "d"]})
     >>> dlx.first(p), dlx.first(p, restarts=True), dlx.first(p, restarts=True, seed=1)
-    (('x1', 'z'), ('y2', 'x2'), ('x1', 'z'))
+    (('z5', 'y1', 'z2'), ('z5', 'x6'), ('z5', 'x3'))
     """
     opts = Options.of("first", keywords)
     if opts.restarts:

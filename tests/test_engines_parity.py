@@ -25,8 +25,8 @@ from dlx.rules import RULES
 QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
 
 #: dlx.first(restarts=True), seed 0: queens 8's answer and nodes, Langford 7's.
-PINNED_RESTARTS = (((7, 6), (6, 1), (5, 3), (3, 7), (4, 0), (0, 5), (1, 2), (2, 4)), 9,
-                   ((7, 3), (3, 9), (6, 1), (1, 0), (4, 5), (2, 4), (5, 6)), 18)
+PINNED_RESTARTS = (((0, 6), (1, 1), (2, 3), (4, 7), (5, 4), (6, 2), (7, 5), (3, 0)), 34,
+                   ((7, 0), (1, 2), (3, 1), (4, 6), (2, 9), (6, 3), (5, 7)), 8)
 ENGINES = ("python", "c") if engines.available() else ("python",)
 
 

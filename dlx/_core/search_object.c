@@ -591,21 +591,23 @@ unwind_levels(Run *r, int holding)
     r->zeros = c.zeros;
 }
 
-/* restart(seed, max_nodes=-1, timeout=-1.0): the same search from its root again, its
-   random draws (the rule H_MRV_RANDOM's) from `seed`, with a new budget and time
-   limit and its counters from zero: what a new Search would do, without copying
+/* restart(seed, max_nodes=-1, timeout=-1.0, heuristic=-1): the same search from its
+   root again, its random draws (the rule H_MRV_RANDOM's) from `seed`, with a new
+   budget and time limit, its counters from zero, and (heuristic >= 0) another rule
+   that needs nothing the search lacks: what a new Search would do, without copying
    the links again.  The levels a stop left are undone step by step (without bounds,
    on the links: that costs what reaching them cost); else the links are copied
    back.  After a stop (budget, time) or at a solution. */
 static PyObject *
 Search_restart(SearchObject *S, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"seed", "max_nodes", "timeout", NULL};
+    static char *kwlist[] = {"seed", "max_nodes", "timeout", "heuristic", NULL};
     unsigned long long seed;
     long long max_nodes = -1;
     double timeout = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "K|Ld:restart", kwlist, &seed, &max_nodes,
-                                     &timeout))
+    int heuristic = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "K|Ldi:restart", kwlist, &seed, &max_nodes,
+                                     &timeout, &heuristic))
         return NULL;
     Run *r = &S->run;
     if (S->busy || r->memo != NULL || r->bb != NULL
@@ -615,10 +617,19 @@ Search_restart(SearchObject *S, PyObject *args, PyObject *kwds)
                         " bound, once it has stopped");
         return NULL;
     }
+    if (heuristic >= H_RULES || (heuristic >= 0 && r->bits != NULL)
+        || (heuristic == H_SHARP && r->sharp == NULL)
+        || (heuristic == H_WEIGHTED && r->wt == NULL)) {
+        PyErr_SetString(PyExc_ValueError, "restart(): a rule this search cannot take (on the"
+                        " links, with what it needs)");
+        return NULL;
+    }
     if (S->clash || S->dead || r->t->multi || r->bits != NULL)
         dlx_run_reset(r);
     else
         unwind_levels(r, S->status == ST_BUDGET || S->status == ST_TIMEOUT);
+    if (heuristic >= 0)
+        r->heuristic = heuristic;
     r->rng = (uint64_t)seed;
     r->updates = 0;
     int placed = dlx_place_forced(r, S->forced, S->n_forced);
@@ -759,8 +770,9 @@ static PyMethodDef Search_methods[] = {
      "frontier() -> after a stop by budget or time, the unexplored subtrees, each as the\n"
      "option indices of its forced path, in search order ([] otherwise)."},
     {"restart", (PyCFunction)(void (*)(void))Search_restart, METH_VARARGS | METH_KEYWORDS,
-     "restart(seed, max_nodes=-1, timeout=-1.0): the search from its root again, its random\n"
-     "draws from seed, with a new budget and time limit (after a stop or a solution)."},
+     "restart(seed, max_nodes=-1, timeout=-1.0, heuristic=-1): the search from its root\n"
+     "again, its random draws from seed, with a new budget and time limit (and another\n"
+     "rule, heuristic >= 0), after a stop or a solution."},
     {"zdd", (PyCFunction)Search_zdd, METH_NOARGS,
      "zdd() -> (var, lo, hi, root): the ZDD a search with zdd=True built (the arrays as\n"
      "bytes of int32, ids 0 and 1 the sinks), after count()."},
