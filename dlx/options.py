@@ -161,6 +161,7 @@ def _check_restarts(view: str, opts: Options) -> None:
         raise ExactCoverError(f"restarts choose by the rule {RESTARTS.name!r} (ties drawn at"
                               " random): leave heuristic= out")
 
+
 _NAMES = frozenset(SearchKeywords.__annotations__) | frozenset(Keywords.__annotations__)
 
 

@@ -17,11 +17,13 @@ a few times B log B, on the problems where the order given is a good one.  Runs 
 on until one finds a solution, or one searches its whole tree (there is none), or
 the node budget (``max_nodes``, over all runs) or the time runs out.
 
-The unit is the most levels a solution can have (:func:`unit`: the primary items,
-as each option covers at least one; under bounds, what Algorithm M can stack):
-the shortest run that can reach any solution, with room for as many dead ends
-again.  A smaller unit wastes the first runs, which cannot reach a solution; a
-larger one lets the first runs sink into the deep subtrees restarts are for.
+The unit is one more than the most levels a solution can have (:func:`unit`: the
+primary items, as each option covers at least one; under bounds, what Algorithm
+M can stack): the shortest run that can reach any solution, a node per level,
+the root included.  A smaller unit wastes the first runs, which cannot reach a
+deep solution at all; a larger one lets the first runs sink into the subtrees
+restarts are for.  (On n queens a solution is n levels deep and the unit is
+2n + 1: a random run finds one in about n + 1 nodes.)
 
 The answer is *a* solution, not the first in search order: which one depends on
 the seed.  The problem is laid out once and every run starts from the same links
