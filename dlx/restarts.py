@@ -22,8 +22,8 @@ primary items, as each option covers at least one; under bounds, what Algorithm
 M can stack): the shortest run that can reach any solution, a node per level,
 the root included.  A smaller unit wastes the first runs, which cannot reach a
 deep solution at all; a larger one lets the first runs sink into the subtrees
-restarts are for.  (On n queens a solution is n levels deep and the unit is
-2n + 1: a random run finds one in about n + 1 nodes.)
+restarts are for.  (Where each option covers two primary items, a solution is
+half as deep as the unit, and a lucky run reaches it with the unit half spent.)
 
 The answer is *a* solution, not the first in search order: which one depends on
 the seed.  The problem is laid out once and every run starts from the same links
