@@ -28,7 +28,7 @@ import os
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import parallel, serial
+from . import parallel, restarts, serial
 from .bound import Number, SearchState
 from .errors import ExactCoverError
 from .events import Event
@@ -175,13 +175,29 @@ def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = 
 def first(problem: ExactCover, **keywords: Unpack[Keywords]) -> tuple[Hashable, ...] | None:
     """The first solution (a tuple of option labels), or None when there is none.
 
+    With ``restarts=True``, search by randomised restarts (:mod:`dlx.restarts`):
+    runs of growing node budgets, most choosing with random draws of their own (and
+    now and then the plain search, with a budget larger each time), until one finds
+    a solution or one searches its whole tree (then None).  The
+    answer is then *a* solution, not the first in search order; the same ``seed=``
+    (0 when None) gives the same one, on either engine.  ``max_nodes`` and
+    ``timeout`` bound all the runs together, and the :class:`~dlx.Stats` add up
+    over them.  Restarts pay on searches with heavy tails, where the plain search
+    can sink into a large subtree without a solution near the root.
+
     >>> import dlx
     >>> dlx.first(dlx.ExactCover({"x": ["a"], "y": ["b"]}))
     ('x', 'y')
     >>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b", "c"]})) is None
     True
+    >>> p = dlx.ExactCover({"x0": ["c", "d"], "y1": ["b", "d"], "z2": ["a"], "x3": ["a", "b", "d"],
+    ...                     "y4": ["b", "c"], "z5": ["c"], "x6": ["a", "b", "d"]})
+    >>> dlx.first(p), dlx.first(p, restarts=True), dlx.first(p, restarts=True, seed=1)
+    (('z5', 'y1', 'z2'), ('z5', 'x6'), ('z5', 'x3'))
     """
     opts = Options.of("first", keywords)
+    if opts.restarts:
+        return restarts.first(problem, opts)
     if opts.executor is not None:
         return parallel.first(serial.seeded(problem, opts.seed), opts.executor, **_rest(opts))
     return serial.first(problem, opts)

@@ -207,3 +207,70 @@ def test_the_map_names_every_module_and_c_source():
         if str(rel) not in text and path.name not in text:
             missing.append(str(rel))
     assert not missing, f"ARCHITECTURE.md does not name: {missing}"
+
+
+def _code_strings(tree: ast.AST) -> list[tuple[ast.Constant, ast.AST]]:
+    """The string constants of a module's code (docstrings left out: they are the
+    documentation), each with the node it sits in."""
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+    out = []
+    for parent in ast.walk(tree):
+        for child in ast.iter_child_nodes(parent):
+            if (isinstance(child, ast.Constant) and isinstance(child.value, str)
+                    and id(child) not in docs):
+                out.append((child, parent))
+    return out
+
+
+def test_choice_rules_are_named_only_in_their_table():
+    """A rule's name is spelled in dlx/rules.py only: no other module compares a value
+    with a rule's name, passes one as ``heuristic=``, lists rule names (choices, a
+    Literal, a mapping) or writes two of them into a message; everything else reads
+    the table.  ("first" is also a view's name: alone in a list, or compared with
+    anything but a heuristic, it is not a rule.)
+    In the core, the rules are the H_ enum of dance.h, in the table's order, and no
+    message lists them."""
+    from typing import get_args
+
+    from dlx.rules import RULES, HeuristicName
+
+    names = set(RULES)
+    assert set(get_args(HeuristicName)) == names
+    quoted = re.compile(r"""['"]({})['"]""".format("|".join(map(re.escape, sorted(names)))))
+    for path in DLX.rglob("*.py"):
+        if path.name == "rules.py":
+            continue
+        where = path.relative_to(ROOT)
+        tree = ast.parse(path.read_text())
+        for node, parent in _code_strings(tree):
+            text = node.value
+            compared = isinstance(parent, ast.Compare) and (
+                text != "first" or "heuristic" in ast.unparse(parent))
+            passed = isinstance(parent, ast.keyword) and parent.arg == "heuristic"
+            assert not (text in names and (compared or passed)), \
+                f"{where}:{node.lineno}: the rule {text!r} spelled out"
+            assert len(set(quoted.findall(text))) < 2, f"{where}:{node.lineno}: rules in {text!r}"
+        for node in ast.walk(tree):
+            elements = (node.elts if isinstance(node, (ast.List, ast.Tuple, ast.Set))
+                        else node.keys if isinstance(node, ast.Dict) else [])
+            spelled = {e.value for e in elements
+                       if isinstance(e, ast.Constant) and e.value in names}
+            assert spelled <= {"first"}, f"{where}:{node.lineno}: rule names {spelled}"
+    header = (DLX / "_core" / "dance.h").read_text()
+    enum = re.search(r"enum \{ (H_[A-Z_]+(?:, H_[A-Z_]+)*) \}", header)
+    assert enum is not None, "dance.h: no enum of H_ codes"
+    codes = enum[1].split(", ")
+    by_code = sorted(RULES.values(), key=lambda r: r.code)
+    assert [r.code for r in by_code] == list(range(len(RULES)))
+    assert codes == ["H_" + r.name.upper().replace("-", "_") for r in by_code] + ["H_RULES"]
+    word = re.compile(r"\b({})\b".format("|".join(sorted(names, key=len, reverse=True))))
+    for path in (DLX / "_core").iterdir():
+        for k, line in enumerate(path.read_text().splitlines(), 1):
+            for literal in re.findall(r'"[^"]*"', line):
+                assert len(set(word.findall(literal))) < 2, \
+                    f"{path.relative_to(ROOT)}:{k}: rules named in {literal}"

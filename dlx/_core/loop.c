@@ -301,8 +301,11 @@ enter:
     if (multi) {
         int degree;
         i = choose_bounded(r, &degree);
-        if (degree <= 0)
+        if (degree <= 0) {
+            if (heuristic == H_WEIGHTED)
+                r->wt[i]++;             /* (weighted) i is a dead end: it gains weight */
             goto leave;
+        }
         deg[level] = degree;
     }
     else {
@@ -335,6 +338,10 @@ enter:
         if (cached) {
             s0 ^= m->Z[2 * i];
             s1 ^= m->Z[2 * i + 1];
+        }
+        if (heuristic == H_MRV_RANDOM) {    /* i's options from one drawn at random on */
+            first[level] = AT(nd, OFF(i))->d;
+            start_at(nd, i, random_first(r, i));
         }
     }
     x[level] = AT(nd, OFF(i))->d;
@@ -410,6 +417,8 @@ try_:
             BOUND[i]++;
         }
         else {
+            if (heuristic == H_MRV_RANDOM)
+                start_at(nd, i, first[level]);      /* i's list as it was */
             uncover(&c, i, how);
             if (cached) {
                 s0 ^= m->Z[2 * i];

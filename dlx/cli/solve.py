@@ -33,6 +33,7 @@ from typing import IO, Any, cast
 
 import dlx
 from dlx.formats import DLXFormatWarning, read_dlx_lines
+from dlx.rules import DEFAULT, RULES
 
 from .common import (
     EPILOG,
@@ -57,6 +58,7 @@ from .common import (
     search_session,
     seconds,
     stopped,
+    whole_number,
 )
 
 __all__ = ["add_parsers", "run", "add_symmetry_arguments", "symmetry_keywords",
@@ -85,6 +87,13 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     what.add_argument("--best", type=positive_int, metavar="K",
                       help="print the K cheapest solutions by the options' costs (Knuth's DLX5"
                            " '|n' entries; 0 without), cheapest first, each after its cost")
+    what.add_argument("--restarts", action="store_true",
+                      help="print one solution, found by randomised restarts (runs of growing"
+                           " node budgets, each with its own random choices): a solution, not"
+                           " the first in search order; for first solutions with heavy tails")
+    solve.add_argument("--seed", type=whole_number, metavar="N",
+                       help="with --restarts: the seed of the runs' random choices (default"
+                            " 0; the same seed, the same solution)")
     solve.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
     solve.add_argument("--max-nodes", type=positive_int, metavar="N",
                        help="node budget per problem or case; exit 124 when it runs out")
@@ -101,11 +110,9 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     solve.add_argument("--reduce", action="store_true",
                        help="first take out the options and items no solution needs (Knuth's"
                             " DLX-PRE; the same solutions), saying on stderr what went")
-    solve.add_argument("--heuristic", choices=["mrv", "first", "sharp", "weighted"],
-                       default="mrv",
-                       help="which item to branch on: mrv (default: fewest options), first,"
-                            " sharp (Knuth's dlx2-sharp: items named #... first), weighted"
-                            " (Knuth's SSXCC variant: fewest options per dead end met)")
+    solve.add_argument("--heuristic", choices=list(RULES), default=DEFAULT.name,
+                       help=f"which item to branch on (default {DEFAULT.name}). " + "; ".join(
+                           f"{r.name}: {r.about}" for r in RULES.values()))
     solve.add_argument("--cache", action="store_true",
                        help="with --count: count by caching (Knuth's DLX6): states that leave"
                             " the same to solve are counted once")
@@ -174,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
     if args.cache and args.format in ("hust", "matrix"):
         error(f"--cache goes with Knuth's format, not --format {args.format}")
         return EXIT_INPUT
+    if _restarts_clash(args):
+        return EXIT_INPUT
     checkpointing(args)                 # (--checkpoint-every alone: an input error)
     if args.checkpoint is not None and (len(args.files) > 1 or args.format in ("hust", "matrix")):
         error("--checkpoint FILE goes with one problem in Knuth's format (one FILE)")
@@ -193,6 +202,28 @@ def run(args: argparse.Namespace) -> int:
         if code is not None:          # interrupted, or out of memory: stop here
             return code
     return batch.code
+
+
+def _restarts_clash(args: argparse.Namespace) -> bool:
+    """Say so (and return True) when --restarts or --seed comes with what they cannot
+    go with."""
+    if not args.restarts:
+        if args.seed is not None:
+            error("--seed goes with --restarts")
+            return True
+        return False
+    clash = [name for name, given in (
+        ("--limit", args.limit is not None), (f"--format {args.format}", args.format in
+                                              ("hust", "matrix")),
+        ("--heuristic", args.heuristic != DEFAULT.name), ("--cache", args.cache),
+        ("--zdd", args.zdd is not None), ("--jobs", args.jobs is not None),
+        ("--scheduler", args.scheduler is not None),
+        ("--checkpoint", args.checkpoint is not None)) if given]
+    if clash:
+        error(f"--restarts finds one solution in this process, by its own rule: leave out"
+              f" {', '.join(clash)}")
+        return True
+    return False
 
 
 def _judge(path: str, args: argparse.Namespace, deadline: Deadline, batch: Batch) -> int | None:
@@ -316,6 +347,13 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                 print(json.dumps({"file": name, "count": found, "finished": True}))
             else:
                 print(f"{prefix}{found}")
+        elif args.restarts:
+            with search_session(f"dlx solve {name}", args.quiet) as progress:
+                sol = dlx.first(searched, restarts=True, seed=args.seed, max_nodes=budget,
+                                timeout=timeout, stats=stats, progress=progress)
+            if sol is not None:
+                found = 1
+                _print_solution(problem, lines, sol, found, args.format, name, prefix)
         elif args.best is not None:
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:

@@ -81,6 +81,9 @@ def _common(listing: bool = True) -> argparse.ArgumentParser:
     what.add_argument("--count", action="store_true", help="print only the number of solutions")
     if listing:
         what.add_argument("--all", action="store_true", help="print every solution")
+        what.add_argument("--restarts", action="store_true",
+                          help="print one solution, found by randomised restarts: a solution,"
+                               " not the first in search order (for large boards)")
         common.add_argument("--limit", type=positive_int, metavar="K",
                             help="print (or count) at most K solutions; default: print the"
                                  " first")
@@ -166,8 +169,21 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     found = 0
     timeout = args.timeout
     saving = {**checkpointing(args), **symmetry_keywords(args)}
+    if args.restarts and (args.limit or args.jobs or args.scheduler or saving):
+        error("--restarts finds one solution in this process: leave out --limit, --jobs,"
+              " --scheduler, --checkpoint and the symmetry options")
+        return EXIT_INPUT
     try:
-        if args.count:
+        if args.restarts:
+            with search_session(command, args.quiet) as progress:
+                sol = dlx.first(problem, restarts=True, max_nodes=args.max_nodes,
+                                timeout=timeout, stats=stats, progress=progress)
+            if sol is not None:
+                found = 1
+                _emit(args, *show(sol), sys.stdout)
+            elif not args.quiet:
+                error("no solution")
+        elif args.count:
             with search_session(command, args.quiet) as progress, executor_for(args) as ex:
                 found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
                                   timeout=timeout, stats=stats, progress=progress,

@@ -164,8 +164,12 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         description="Print the solution of each puzzle as one line (--pretty: a grid), or 'no"
         " solution'. With --unique, print the verdict instead unless there is exactly one"
         " solution." + jsonl + " " + _FORMATS)
-    p.add_argument("--unique", action="store_true",
-                   help="demand a unique solution: print the verdict otherwise (exit 3)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--unique", action="store_true",
+                     help="demand a unique solution: print the verdict otherwise (exit 3)")
+    how.add_argument("--restarts", action="store_true",
+                     help="search each puzzle on its own by randomised restarts (for large"
+                          " empty or sparse grids): a solution, not the first in search order")
     p = commands.add_parser(
         "count", parents=[common], help="count the solutions of each puzzle", epilog=EPILOG,
         description="Print the number of solutions of each puzzle (at most --limit). A puzzle"

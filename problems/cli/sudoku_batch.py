@@ -74,6 +74,7 @@ class Session:
         self.args = args
         self.shape = shape
         self.command: str = args.sudoku_command
+        self.restarts: bool = getattr(args, "restarts", False)     # (solve --restarts)
         self.tally = _Tally()
         self.batch = Batch()
         self.deadline = Deadline(args.timeout)
@@ -122,7 +123,7 @@ class Session:
     def feed(self, stream: IO[str], name: str) -> bool:
         """Answer the puzzles of one input; False when the time limit stops the run."""
         args = self.args
-        batched = self.command in ("solve", "count", "classify")
+        batched = self.command in ("solve", "count", "classify") and not self.restarts
         # Runs of puzzles go to sudoku.batch together (the compiled fast path): up to
         # MAX_CHUNK at a time, starting small so the first answers come at once, and
         # one by one when the input is a terminal (someone typing puzzles).
@@ -335,7 +336,19 @@ class Session:
         return _Answer(solution, solution, None, outcome="solved", grid=solved)
 
     def answer(self, grid: sudoku.Grid, stats: dlx.Stats) -> _Answer:
-        """The answer of ``score`` or ``rate`` for one puzzle."""
+        """The answer of ``score`` or ``rate`` for one puzzle (or ``solve --restarts``)."""
+        if self.restarts:
+            found = dlx.first(sudoku.encode(grid), restarts=True, max_nodes=self.args.max_nodes,
+                              stats=stats, timeout=self.deadline.remaining())
+            if found is None:
+                self.batch.none()
+                legal = sudoku.is_legal(grid)
+                return _Answer("no solution", None, (sudoku.Verdict.ILLEGAL if not legal
+                                                     else sudoku.Verdict.IMPOSSIBLE).value)
+            text = str(sudoku.decode(found, shape=grid.shape))
+            solved = sudoku.Grid(text, shape=grid.shape, givens=grid.givens) \
+                if self.args.pretty else None
+            return _Answer(text, text, None, outcome="solved", grid=solved)
         if self.command == "rate":
             rating = sudoku.rate(grid, timeout=self.deadline.remaining())
             if rating.search is not None:
