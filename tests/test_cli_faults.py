@@ -507,7 +507,7 @@ def test_non_ascii_names_on_an_ascii_terminal_are_escaped(tmp_path):
 
 
 @pytest.mark.parametrize("argv, says", [
-    (["solve", "/dev/zero"], "line is longer than 1000000 characters; --max-line N"),
+    (["solve", "/dev/zero"], "line is longer than 1,000,000 characters; --max-line N"),
     (["solve", "--format", "hust", "/dev/zero"], "line is longer than 1,000,000 characters"),
     (["solve", "--format", "matrix", "-"], "line is longer than 1,000,000 characters"),
     (["rectangles", "/dev/zero"], "line is longer than 1,000,000 characters; --max-line N"),

@@ -85,7 +85,7 @@ EPILOG = EXIT_CODES + " " + BATCH_RULE
 
 #: The longest input line read from a pipe or a terminal (characters), unless --max-line
 #: says otherwise; lines of a regular file may be as long as the file.
-DEFAULT_MAX_LINE = 1_000_000
+DEFAULT_MAX_LINE = dlx.MAX_LINE_LENGTH
 
 #: The largest number a count option takes (--limit, --max-nodes, --best, --max-line):
 #: 2**63 - 1, more than any search reaches (292 years at a billion nodes a second).
@@ -369,17 +369,15 @@ def input_size(stream: object) -> int | None:
 def line_cap(stream: object, requested: int | None) -> int:
     """The longest line to read from ``stream``: ``requested`` (``--max-line``) if given;
     else as long as the file for a regular file (its size bounds what a line costs),
-    and :data:`DEFAULT_MAX_LINE` characters for a pipe or a terminal.  Never more than
-    ``readline`` takes (``sys.maxsize - 2``, with room for a line break).
+    and :data:`DEFAULT_MAX_LINE` characters for a pipe or a terminal
+    (:func:`dlx.lines.line_cap`).  Never more than ``readline`` takes.
 
     >>> line_cap(None, None), line_cap(None, 10), line_cap(None, 2**63 - 1) == sys.maxsize - 2
     (1000000, 10, True)
     """
-    if requested is not None:
-        return min(requested, sys.maxsize - 2)
-    size = input_size(stream)
-    return DEFAULT_MAX_LINE if size is None else min(max(DEFAULT_MAX_LINE, size + 1),
-                                                     sys.maxsize - 2)
+    from dlx.lines import line_cap as cap
+
+    return cap(stream, requested)
 
 
 class Deadline:
