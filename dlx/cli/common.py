@@ -443,12 +443,23 @@ def checkpointing(args: argparse.Namespace) -> dict[str, Any]:
     return {"checkpoint": path, "checkpoint_every": every}
 
 
-def resume_note(args: argparse.Namespace) -> str:
-    """What to add to a message about a stopped search: where its checkpoint is."""
+def resume_note(args: argparse.Namespace, stop: BaseException | None = None,
+                hint: bool = False) -> str:
+    """What to add to a message about a search that ``stop`` stopped: the checkpoint the
+    driver says it wrote (``checkpoint_written`` on the exception: ``"now"``, or an
+    ``"earlier"`` one that stays), never one it did not; with ``hint`` and without
+    ``--checkpoint``, how to keep such a search for next time."""
     path = getattr(args, "checkpoint", None)
     if path is None:
-        return ""
-    return f"; checkpoint {path} written: run the same command again to resume"
+        return ("; run it with --checkpoint FILE to be able to stop it and resume"
+                if hint and hasattr(args, "checkpoint") else "")
+    written = getattr(stop, "checkpoint_written", None)
+    if written == "now":
+        return f"; checkpoint {path} written: run the same command again to resume"
+    if written == "earlier":
+        return (f"; the checkpoint {path} written earlier stays: run the same command again"
+                " to resume from it")
+    return ""
 
 
 @contextmanager
@@ -621,8 +632,11 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
                 print(note, file=sys.stderr, flush=True)
         if not show:
             return
-        rate = stats.nodes / max(elapsed, 1e-9)
         workers = getattr(stats, "workers", None)      # a parallel run's report
+        # a resumed run's report counts earlier sessions' nodes: its rate is this one's
+        rate = getattr(stats, "rate", None) if workers is not None else None
+        if rate is None:
+            rate = stats.nodes / max(elapsed, 1e-9)
         done = getattr(stats, "fraction", 0.0) if workers is not None else stats.explored
         text = (f"{label}: {progress_bar(done, bar=bar)} {done:6.1%}"
                 f"  ETA {_eta(stats, elapsed, done)}  "
