@@ -111,13 +111,14 @@ def kind(path: str, what: str) -> os.stat_result | None:
     return info
 
 
-def open_regular(path: str, what: str, flags: int = os.O_RDONLY) -> int | None:
+def open_regular(path: str, what: str, flags: int = os.O_RDONLY, mode: int = 0o666
+                 ) -> int | None:
     """A descriptor of ``path`` opened with ``flags`` (never blocking on a FIFO: a FIFO,
     a device, a directory is refused once open), or None when it does not exist (and
     ``flags`` does not create it)."""
     kind(path, what)
     try:
-        fd = os.open(path, flags | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, flags | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), mode)
     except FileNotFoundError:
         if flags & os.O_CREAT:
             raise FileError(f"{what} {path}: its folder does not exist") from None
