@@ -1,6 +1,6 @@
 """Issue 20: the long fuzzing run, dlx tried as a hostile user would.
 
-Runs tens of thousands of cases of the harness in ``tests/fuzzing.py`` (random
+Runs tens of thousands of cases of the harness in ``tests/fuzzing/`` (random
 problems on both engines against a brute-force oracle, malformed arguments and
 DLX files, hostile command lines, signals, time limits, and, only here, worker
 SIGKILLs, threads and memory caps) on worker processes, then prints the
