@@ -137,6 +137,7 @@ def rendered(browser: str, page: Path) -> str:
 @pytest.mark.parametrize("page, title, least", [
     ("index.html", "dlx: exact cover with Dancing Links", 3),
     ("api/index.html", "Python API", 1),
+    ("parallel/index.html", "What is checked", 0),
     ("notebooks/05-zdd-pentomino-sample/index.html", "A diagram of every tiling", 6),
 ])
 def test_a_browser_renders_the_pages_with_their_pictures(site: Path, page: str, title: str,
