@@ -521,3 +521,25 @@ def test_a_second_ctrl_c_leaves_the_last_checkpoint_and_says_so(tmp_path):
             KeyboardInterrupt))
     assert getattr(stop.value, "checkpoint_written", None) == "now"
     assert dlx.count(queens(12), checkpoint=path) == 14200
+
+
+@pytest.mark.slow
+def test_the_live_rate_of_a_resumed_run_on_a_terminal_is_this_runs(tmp_path):
+    """Under a real pty: a count resumed with most of its nodes done by an earlier run
+    shows this run's pace, not the earlier run's nodes over this run's time (which was
+    several times the engine's speed)."""
+    from test_cli_terminal import in_terminal
+
+    path = tmp_path / "F"
+    first = run("queens", "14", "--count", "--max-nodes", "5200000", "--checkpoint",
+                str(path), timeout=300)
+    assert first.returncode == 124, first.stderr
+    before = cf.load(str(path))["run"]["stats"]["nodes"]
+    began = time.monotonic()
+    code, raw = in_terminal(["queens", "14", "--count", "--checkpoint", str(path)])
+    wall = time.monotonic() - began
+    assert code == 0 and "365596" in raw
+    rates = [int(r.replace(",", "")) for r in re.findall(r"nodes \(([\d,]+)/s\)", raw)]
+    assert rates, raw[-1000:]
+    # the earlier run's nodes over this run's time: what the line showed before
+    assert max(rates) < before / wall, (rates, before, wall)

@@ -37,6 +37,7 @@ from .core import (
 from .family_arguments import _case_arguments
 from .family_cli import _case_cli
 from .family_deadlines import _case_deadlines
+from .family_files import _case_files
 from .family_random import _case_random
 from .family_signals import _case_signals
 from .family_stress import _case_stress
@@ -48,13 +49,14 @@ from .family_text import _case_text
 FAMILIES: dict[str, Callable[[random.Random, Case], None]] = {
     "random": _case_random, "arguments": _case_arguments, "text": _case_text,
     "cli": _case_cli, "signals": _case_signals, "deadlines": _case_deadlines,
-    "stress": _case_stress,
+    "files": _case_files, "stress": _case_stress,
 }
 #: The quick form (tests/test_fuzz.py): cases per family.
-QUICK = {"random": 200, "arguments": 160, "text": 24, "cli": 30, "signals": 8, "deadlines": 8}
+QUICK = {"random": 200, "arguments": 160, "text": 24, "cli": 30, "signals": 8, "deadlines": 8,
+         "files": 24}
 #: The share of each family in a long run (bench/fuzz.py --cases N).
-SHARES = {"random": 0.36, "arguments": 0.30, "text": 0.12, "cli": 0.12, "signals": 0.04,
-          "deadlines": 0.03, "stress": 0.03}
+SHARES = {"random": 0.34, "arguments": 0.28, "text": 0.12, "cli": 0.12, "signals": 0.04,
+          "deadlines": 0.03, "files": 0.04, "stress": 0.03}
 HARNESS_ERROR = "harness error"
 
 
