@@ -41,6 +41,9 @@ __all__ = ["FileError", "END", "seal", "unseal", "end_line", "kind", "read_regul
 #: The start of the last line of a sealed file (then the hex digest and a line feed).
 END = b"end sha256 "
 
+#: Opening a FIFO for reading with this flag returns at once (POSIX; 0 elsewhere).
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
 _END_LINE = re.compile(rb"end sha256 ([0-9a-f]{64})\r?\n?")
 
 
@@ -118,7 +121,7 @@ def open_regular(path: str, what: str, flags: int = os.O_RDONLY, mode: int = 0o6
     ``flags`` does not create it)."""
     kind(path, what)
     try:
-        fd = os.open(path, flags | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), mode)
+        fd = os.open(path, flags | _NONBLOCK | getattr(os, "O_CLOEXEC", 0), mode)
     except FileNotFoundError:
         if flags & os.O_CREAT:
             raise FileError(f"{what} {path}: its folder does not exist") from None
@@ -129,7 +132,8 @@ def open_regular(path: str, what: str, flags: int = os.O_RDONLY, mode: int = 0o6
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise FileError(f"{what} {path} is {_kind_of(info.st_mode)}, not a regular file")
-        os.set_blocking(fd, True)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise
