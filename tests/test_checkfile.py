@@ -112,6 +112,19 @@ def test_one_option_number_of_the_frontier_changed_is_refused(tmp_path):
     edit(path, lambda s: s["run"]["frontier"][0][0][1].__setitem__(0, 10**6))
     refused(run("queens", str(N), "--count", "--checkpoint", str(path)),
             "damaged: an option number")
+    # an option number in range, sealed again: a piece whose options clash is no path of
+    # the search tree (a deliberate edit that keeps every check true is beyond them)
+    p = queens(N)
+    with pytest.raises(dlx.BudgetExceeded):
+        dlx.count(p, checkpoint=tmp_path / "H", max_nodes=BUDGET)
+
+    def clash(state):
+        piece = next(e[1] for batch in state["run"]["frontier"] for e in batch if len(e[1]) > 1)
+        piece[1] = piece[0] - piece[0] % N + (piece[0] + 1) % N    # the same row as piece[0]
+    edit(tmp_path / "H", clash)
+    with pytest.raises(ck.CheckpointError, match="is no path of the search tree: its options"
+                       " clash on item"):
+        dlx.count(p, checkpoint=tmp_path / "H")
 
 
 def test_a_frontier_piece_duplicated_or_the_frontier_emptied_is_refused(tmp_path):

@@ -35,9 +35,9 @@ from collections.abc import Callable, Iterator, Mapping
 from itertools import count as numbering
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from ..errors import BudgetExceeded, ExactCoverError
+from ..errors import BudgetExceeded, ExactCoverError, shown
 from ..options import Options, check_positive
-from ..problem import ExactCover
+from ..problem import Colored, ExactCover
 from ..serial import Request
 from . import state as saved
 from .answers import Answer
@@ -370,10 +370,33 @@ class Driver(TaskSizing):
             if e.piece[:len(root)] != root:
                 raise StateError(f"the piece {list(e.piece)} does not start with the forced"
                                  " options")
+            clash = self._clash(e.piece)
+            if clash is not None:
+                raise StateError(f"the piece {list(e.piece)} is no path of the search tree:"
+                                 f" {clash}")
             out.append(e)
         if not out:
             raise StateError("a batch of the frontier is empty")
         return tuple(out)
+
+    def _clash(self, piece: tuple[int, ...]) -> str | None:
+        """Why the options of ``piece`` cannot all be in one solution (None if they can):
+        an item covered more often than its bound, a secondary item given twice or in
+        two colours."""
+        p, labels = self.problem, self.labels
+        covered: dict[Any, int] = {}
+        colours: dict[Any, Any] = {}
+        for o in piece:
+            for e in p.options[labels[o]]:
+                if isinstance(e, Colored):
+                    item, colour = e.item, e.color
+                else:
+                    item, colour = e, None
+                    covered[item] = covered.get(item, 0) + 1
+                if colours.setdefault(item, colour) != colour or colour is None and \
+                        covered[item] > p.bound(item)[1]:
+                    return f"its options clash on item {shown(item)}"
+        return None
 
     def _resume(self, state: _Saved) -> None:
         """Put a checked saved run in place (instead of a first cut)."""
