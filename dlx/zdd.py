@@ -479,11 +479,11 @@ class ZDD:
                 line = data.count(b"\n", 0, e.start) + 1
                 raise FormatError(f"{path} is not valid utf-8 text ({e.reason}) at or after"
                                   " this line", line) from None
-            labels, var, lo, hi, root = zdd_file.read(text, path)
+            labels, var, lo, hi, root = zdd_file.read(text, f"ZDD file {path}")
         else:
             name = getattr(file, "name", None)
             labels, var, lo, hi, root = zdd_file.read(
-                file, name if isinstance(name, str) else "the ZDD file")
+                file, f"ZDD file {name}" if isinstance(name, str) else "the ZDD file")
         return _shared(ZDDBuilder(labels), var, lo, hi, root)
 
     def relabel(self, labels: Iterable[Hashable]) -> ZDD:

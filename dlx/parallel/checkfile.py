@@ -206,7 +206,7 @@ def load(path: str) -> dict[str, Any] | None:
     if data is None:
         return None
     try:
-        payload = unseal(data, path)
+        payload = unseal(data, f"checkpoint {path}")
     except FileError as e:
         old = _old_version(data)
         if old is not None:

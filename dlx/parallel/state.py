@@ -25,13 +25,20 @@ from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ..errors import shown
+from ..errors import shown as _shown
 
 __all__ = ["StateError", "Context", "MAX_COUNT", "whole", "share", "ratio", "flag", "listed",
            "row", "fields", "key", "numbers", "score", "saved_score", "prefix_free"]
 
 #: The largest count a state may hold (nodes, solutions, pieces): 2**63 - 1.
 MAX_COUNT = 2**63 - 1
+
+
+def shown(x: Any) -> str:
+    """``x`` for a message: a huge whole number by its size."""
+    if type(x) is int and x.bit_length() > 64:
+        return f"a number of about {round(x.bit_length() * math.log10(2)):,} digits"
+    return _shown(x)
 
 
 class StateError(ValueError):
