@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 import dlx
+from dlx.lines import line_cap
 
 from .stop import STOP
 
@@ -364,20 +365,6 @@ def input_size(stream: object) -> int | None:
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
         return None
     return info.st_size if stat.S_ISREG(info.st_mode) else None
-
-
-def line_cap(stream: object, requested: int | None) -> int:
-    """The longest line to read from ``stream``: ``requested`` (``--max-line``) if given;
-    else as long as the file for a regular file (its size bounds what a line costs),
-    and :data:`DEFAULT_MAX_LINE` characters for a pipe or a terminal
-    (:func:`dlx.lines.line_cap`).  Never more than ``readline`` takes.
-
-    >>> line_cap(None, None), line_cap(None, 10), line_cap(None, 2**63 - 1) == sys.maxsize - 2
-    (1000000, 10, True)
-    """
-    from dlx.lines import line_cap as cap
-
-    return cap(stream, requested)
 
 
 class Deadline:
