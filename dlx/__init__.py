@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from .estimate import Estimate, estimate
     from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
     from .formats import read_dlx, write_dlx
+    from .lines import MAX_LINE_LENGTH, read_lines
     from .parallel import split
     from .prepared import Answer, CodedAnswers, Codes, Minimized, Prepared
     from .problem import Colored, ExactCover
@@ -68,7 +69,7 @@ __all__ = [
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not", "engine_for", "reduce", "Reduced",
-    "read_dlx", "write_dlx", "viz",
+    "read_dlx", "write_dlx", "read_lines", "MAX_LINE_LENGTH", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded", "Deadline",
     "ZDD", "zdd",
@@ -84,6 +85,7 @@ _HOME = {
     "Backtrack": "events", "Choose": "events", "Cover": "events", "Event": "events",
     "Solution": "events", "Stats": "events", "Try": "events", "Uncover": "events",
     "read_dlx": "formats", "write_dlx": "formats",
+    "read_lines": "lines", "MAX_LINE_LENGTH": "lines",
     "split": "parallel",
     "Answer": "prepared", "Codes": "prepared", "CodedAnswers": "prepared",
     "Minimized": "prepared", "Prepared": "prepared",

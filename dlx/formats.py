@@ -79,15 +79,14 @@ C Y:1 |5
 
 from __future__ import annotations
 
-import io
 import re
 import sys
 import warnings
 from collections.abc import Hashable, Iterable, Iterator
 from fractions import Fraction
-from typing import Protocol
 
 from .errors import ExactCoverError, FormatError
+from .lines import MAX_LINE_LENGTH, NotTextError, SupportsReadline, read_lines
 from .names import NAMES_HEADER, NameTable, short_names, table_line
 from .problem import Colored, ExactCover
 
@@ -116,19 +115,12 @@ d e g
 """
 """Knuth's toy problem in his format: seven items, six options, one solution."""
 
-MAX_LINE_LENGTH = 1_000_000
-"""The longest line (in characters, without its line break) that the reader accepts."""
 
 _TOKEN = re.compile(r"\S+")
 # Control characters other than the blanks \t \n \v \f \r, and lone surrogates
 # (what ``errors="surrogateescape"`` makes of undecodable bytes).
 _NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _BOM = "\ufeff"
-
-
-class NotTextError(ExactCoverError, TypeError):
-    """:func:`read_dlx` was given something other than text (bytes, a path, a number, a
-    binary file): an :class:`~dlx.ExactCoverError`, and a TypeError as it always was."""
 
 
 class NotProblemError(ExactCoverError, TypeError):
@@ -140,12 +132,6 @@ class DLXFormatWarning(UserWarning):
     """A line of a DLX file was read but ignored (an option with no primary item)."""
 
 
-class SupportsReadline(Protocol):
-    """A text stream: anything with ``readline(size)`` returning str."""
-
-    def readline(self, size: int = ..., /) -> str: ...
-
-
 def _describe(char: str) -> str:
     code = f"U+{ord(char):04X}"
     if char == "\x00":
@@ -155,42 +141,17 @@ def _describe(char: str) -> str:
     return f"control character {code}"
 
 
-def _lines(source: str | SupportsReadline, max_line_length: int) -> Iterator[tuple[int, str]]:
-    """Yield ``(line number, text without the line break)`` for every line of ``source``.
-
-    Reads with ``readline(limit)`` so that one huge line costs no more than the cap.
-    """
-    if isinstance(source, str):
-        stream: SupportsReadline = io.StringIO(source, newline=None)
-    elif hasattr(source, "readline"):
-        stream = source
-    else:
+def _lines(source: str | SupportsReadline, max_line_length: int | None
+           ) -> Iterator[tuple[int, str]]:
+    """Yield ``(line number, text without the line break)`` for every line of ``source``,
+    read by :func:`dlx.read_lines` (one huge line costs no more than the cap); the line
+    must be plain text."""
+    if not isinstance(source, str) and not hasattr(source, "readline"):
         raise NotTextError(
             "read_dlx expects the text of a DLX file (str) or a text file opened with"
             f" open(path), not {type(source).__name__}"
         )
-    number = 0
-    while True:
-        number += 1
-        try:
-            line = stream.readline(min(max_line_length + 2, sys.maxsize))
-        except UnicodeDecodeError as e:
-            raise FormatError(
-                f"the input is not valid {e.encoding} text ({e.reason}) at or after this line",
-                number,
-            ) from None
-        if not isinstance(line, str):
-            raise NotTextError(
-                f"read_dlx needs a text stream, but readline() returned {type(line).__name__}"
-                " (open the file in text mode)"
-            )
-        if not line:
-            return
-        text = line[:-1] if line.endswith("\n") else line
-        if text.endswith("\r"):
-            text = text[:-1]
-        if len(text) > max_line_length:
-            raise FormatError(f"line is longer than {max_line_length} characters", number)
+    for number, text in read_lines(source, max_length=max_line_length, reader="read_dlx"):
         if number == 1 and text.startswith(_BOM):
             text = text[1:]
         bad = _NOT_TEXT.search(text)
@@ -209,10 +170,10 @@ def _is_comment_or_blank(text: str) -> bool:
 
 
 def _read(
-    source: str | SupportsReadline, max_line_length: int, decode_names: bool = True
+    source: str | SupportsReadline, max_line_length: int | None, decode_names: bool = True
 ) -> tuple[ExactCover, tuple[int, ...]]:
-    if isinstance(max_line_length, bool) or not isinstance(max_line_length, int) or \
-            max_line_length < 1:
+    if max_line_length is not None and (isinstance(max_line_length, bool) or not isinstance(
+            max_line_length, int) or max_line_length < 1):
         raise ExactCoverError(f"max_line_length must be a whole number from 1, not"
                               f" {max_line_length!r:.40}")
     lines = _lines(source, max_line_length)
@@ -451,7 +412,7 @@ def _colour(name: str, colour: str, token: str, is_secondary: bool, number: int,
 
 
 def read_dlx(
-    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH,
+    source: str | SupportsReadline, *, max_line_length: int | None = None,
     decode_names: bool = True
 ) -> ExactCover:
     """Read an exact-cover problem in Knuth's DLX format.
@@ -468,9 +429,11 @@ def read_dlx(
     source : str or text stream
         The text itself, or an open text file (anything with ``readline``).
         To read a file by name, pass ``open(path)``.
-    max_line_length : int
+    max_line_length : int or None
         Longer lines raise :class:`~dlx.errors.FormatError`; the reader never
-        holds more than one such line in memory.
+        holds more than one such line in memory.  None (the default): no cap for
+        a str or a regular file (their size bounds a line), :data:`MAX_LINE_LENGTH`
+        characters for other streams (a pipe), as :func:`dlx.read_lines` reads.
     decode_names : bool
         Turn the short names of a name table back into their values (default);
         False keeps the names as the file spells them.
@@ -505,7 +468,7 @@ def read_dlx(
 
 
 def read_dlx_lines(
-    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH,
+    source: str | SupportsReadline, *, max_line_length: int | None = None,
     decode_names: bool = True
 ) -> tuple[ExactCover, tuple[int, ...]]:
     """Read a DLX problem and the source line number of each option.

@@ -458,7 +458,7 @@ def test_a_big_problem_is_not_bad_input(tmp_path):
     # from a pipe the default cap holds, and the message says how to lift it
     done = _dlx("solve", "--count", input=path.read_text())
     assert done.returncode == 2
-    assert done.stderr == ("dlx: <stdin>:1: line is longer than 1000000 characters;"
+    assert done.stderr == ("dlx: <stdin>:1: line is longer than 1,000,000 characters;"
                            " --max-line N reads longer lines\n")
     done = _dlx("solve", "--count", "--max-line", "3000000", input=path.read_text())
     assert (done.returncode, done.stdout) == (0, "1\n")

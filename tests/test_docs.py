@@ -235,6 +235,7 @@ def rendered(browser: str, page: Path) -> str:
     ("cli/index.html", "The dlx command", 0),
     ("notebooks/01-algorithm-x-by-hand/index.html", "With the dlx package", 3),
     ("notebooks/02-dancing-links-step-through/index.html", "A slider", 7),
+    ("parallel/index.html", "What is checked", 0),
     ("notebooks/05-zdd-pentomino-sample/index.html", "A diagram of every tiling", 6),
 ])
 def test_a_browser_renders_the_pages_with_their_pictures(site: Path, page: str, title: str,

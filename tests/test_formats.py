@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import string
+import subprocess
+import sys
 import warnings
 from fractions import Fraction
 
@@ -239,7 +241,8 @@ MALFORMED = [
 
 @pytest.mark.parametrize(("text", "line", "column", "keyword"), MALFORMED)
 def test_malformed(text, line, column, keyword):
-    for source in (text, io.StringIO(text)):
+    # (a str has no line cap by default: it is in memory already)
+    for source in (text, io.StringIO(text))[keyword == "longer than":]:
         with pytest.raises(FormatError) as info:
             read_dlx(source)
         error = info.value
@@ -271,6 +274,25 @@ class CountingReader:
         line = self.stream.readline(size)
         self.largest = max(self.largest, len(line))
         return line
+
+
+def test_a_str_or_a_regular_file_has_no_line_cap(tmp_path):
+    """What write_dlx writes, read_dlx reads: a line of 1,355,555 characters (the long
+    fuzz run's text #5) from the str, and from the regular file (as --max-line's help
+    says of dlx solve); a pipe's lines keep the cap."""
+    p = dlx.ExactCover({0: [f"i{k}" for k in range(180_000)]})
+    text = dlx.write_dlx(p)
+    assert max(len(line) for line in text.splitlines()) > MAX_LINE_LENGTH
+    assert read_dlx(text).primary == p.primary
+    path = tmp_path / "long.dlx"
+    path.write_text(text)
+    with open(path) as f:
+        assert read_dlx(f).options == {0: p.options[0]}
+    with pytest.raises(FormatError, match="longer than 1,000,000 characters"):
+        read_dlx(io.StringIO(text))
+    done = subprocess.run([sys.executable, "-m", "dlx", "solve", "--count", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "1\n", "")
 
 
 def test_overlong_line_is_never_read_whole():

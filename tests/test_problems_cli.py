@@ -91,7 +91,10 @@ def test_interrupt_gives_130(capsys, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(dlx, "count", stop)
-    assert run(capsys, "dominoes", "4x4", "--count") == (130, "", "dlx: interrupted\n")
+    # as a budget does: the count so far, N+, and how to keep the search next time
+    assert run(capsys, "dominoes", "4x4", "--count") == (
+        130, "0+\n", "dlx: interrupted: 0 solutions so far, search unfinished; run it with"
+        " --checkpoint FILE to be able to stop it and resume\n")
     monkeypatch.setattr(rectangles, "min_cover", stop)
     monkeypatch.setattr(sys, "stdin", io.StringIO(ZOJ_SAMPLE))
     assert run(capsys, "rectangles") == (130, "", "dlx: interrupted\n")

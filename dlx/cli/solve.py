@@ -60,6 +60,7 @@ from .common import (
     stopped,
     whole_number,
 )
+from .stop import Terminated
 
 __all__ = ["add_parsers", "run", "add_symmetry_arguments", "symmetry_keywords",
            "symmetry_rows"]
@@ -118,7 +119,8 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                             " the same to solve are counted once")
     solve.add_argument("--zdd", metavar="OUT",
                        help="build the ZDD of all solutions (Knuth's DLX6) and write it to OUT"
-                            " (dlx.ZDD's text format); prints the count")
+                            " ('-': standard output; dlx.ZDD's text format, sealed with its"
+                            " digest); prints the count")
     add_symmetry_arguments(solve)
     add_parallel_arguments(solve)
     add_checkpoint_arguments(solve)
@@ -184,6 +186,10 @@ def run(args: argparse.Namespace) -> int:
     if _restarts_clash(args):
         return EXIT_INPUT
     checkpointing(args)                 # (--checkpoint-every alone: an input error)
+    clash = _clash(args)
+    if clash is not None:
+        error(clash)
+        return EXIT_INPUT
     if args.checkpoint is not None and (len(args.files) > 1 or args.format in ("hust", "matrix")):
         error("--checkpoint FILE goes with one problem in Knuth's format (one FILE)")
         return EXIT_INPUT
@@ -224,6 +230,39 @@ def _restarts_clash(args: argparse.Namespace) -> bool:
               f" {', '.join(clash)}")
         return True
     return False
+
+
+def _clash(args: argparse.Namespace) -> str | None:
+    """Flags that do not go together (never one silently ignored), or where --zdd OUT
+    cannot be written: said before anything is read or searched."""
+    many = "--jobs" if args.jobs is not None else \
+        "--scheduler" if args.scheduler is not None else None
+    if args.cache and (many or args.checkpoint is not None):
+        return (f"--cache counts in one process, by caching: leave out"
+                f" {many or '--checkpoint'} (or --cache)")
+    if args.zdd is None:
+        return None
+    given = [flag for flag, on in (("--checkpoint", args.checkpoint is not None),
+                                   ("--jobs", args.jobs is not None),
+                                   ("--scheduler", args.scheduler is not None),
+                                   ("--best", args.best is not None),
+                                   ("--limit", args.limit is not None)) if on]
+    if given:
+        return (f"--zdd builds the diagram of all solutions in one process and writes it"
+                f" whole: it takes no {given[0]}")
+    if len(args.files) > 1 or args.format in ("hust", "matrix"):
+        return "--zdd OUT goes with one problem in Knuth's format (one FILE)"
+    if args.zdd == "-":
+        if args.format == "jsonl":
+            return "--zdd - writes the diagram to standard output: leave out --format jsonl"
+        return None
+    from dlx.files import FileError, kind
+
+    try:
+        kind(args.zdd, "--zdd")
+    except FileError as e:
+        return f"cannot write the ZDD: {e}"
+    return None
 
 
 def _judge(path: str, args: argparse.Namespace, deadline: Deadline, batch: Batch) -> int | None:
@@ -379,18 +418,22 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                 _print_solution(problem, lines, sol, found, args.format, name, prefix, cost)
         partial = e.found if isinstance(e.found, int) else len(e.found or ())
         if args.count:
-            if args.format == "jsonl":
-                print(json.dumps({"file": name, "count": partial, "finished": False}))
-            else:
-                print(f"{prefix}{partial}+")
+            _partial_count(args, name, prefix, partial)
         error(f"{stopped(e, args.timeout)} reached: {counted(partial, 'solution')} so far,"
-              f" search unfinished{resume_note(args)}", name)
+              f" search unfinished{resume_note(args, e)}", name)
         batch.unknown()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         # listing: the solutions printed (a parallel run may have found more, unmerged)
-        so_far = f"{counted(stats.solutions, 'solution')} so far" if args.count or args.best \
-            else f"{counted(found, 'solution')} printed"
-        return interrupted(f" after {stats.nodes:,} nodes: {so_far}{resume_note(args)}", name)
+        user = not isinstance(e, Terminated)        # Ctrl-C (SIGTERM: a supervisor's)
+        if args.count and user:     # as a budget does: the count so far, N+
+            found = min(stats.solutions, limit) if limit is not None else stats.solutions
+            _partial_count(args, name, prefix, found)
+        so_far = f"{counted(found, 'solution')} so far" if args.count and user else \
+            f"{counted(stats.solutions, 'solution')} so far" if args.count or args.best else \
+            f"{counted(found, 'solution')} printed"
+        more = f", search unfinished{resume_note(args, e, hint=True)}" if user else \
+            resume_note(args, e)
+        return interrupted(f" after {stats.nodes:,} nodes: {so_far}{more}", name)
     else:
         if found == 0:
             batch.none()
@@ -403,6 +446,14 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
         print_stats(stats, time.perf_counter() - started, f"dlx solve {name}",
                     symmetry_rows(stats))
     return None
+
+
+def _partial_count(args: argparse.Namespace, name: str, prefix: str, n: int) -> None:
+    """The count of a search stopped part way: ``N+`` (or its JSON line)."""
+    if args.format == "jsonl":
+        print(json.dumps({"file": name, "count": n, "finished": False}), flush=True)
+    else:
+        print(f"{prefix}{n}+", flush=True)
 
 
 _SUDOKU_NAME = re.compile(r"'([0-9.]{16,}|[0.])'")
@@ -465,14 +516,22 @@ def _option_text(problem: dlx.ExactCover, label: Hashable) -> str:
 
 def _zdd(problem: dlx.ExactCover, name: str, args: argparse.Namespace, stats: dlx.Stats,
          budget: int | None, timeout: float | None, prefix: str, batch: Batch) -> int | None:
-    """--zdd OUT: build the diagram of all solutions, write it to OUT, print the count."""
+    """--zdd OUT: build the diagram of all solutions, write it to OUT (``-``: standard
+    output, and the count goes to stderr), print the count."""
+    if problem.bounds:
+        error("--zdd builds no diagram for a problem with bounds on items (Knuth's DLX6"
+              " builds none either); --count --cache counts its solutions", name)
+        batch.bad()
+        return None
     with search_session(f"dlx solve {name}", args.quiet) as progress:
         z = dlx.zdd(problem, max_nodes=budget, timeout=timeout, stats=stats,
                     progress=progress, heuristic=args.heuristic)
+    to_stdout = args.zdd == "-"
+    where = "standard output" if to_stdout else args.zdd
     try:
-        z.write(args.zdd)
+        z.write(sys.stdout if to_stdout else args.zdd)
     except OSError as e:
-        error(f"cannot write the ZDD to {args.zdd}: {e.strerror or e}", name)
+        error(f"cannot write the ZDD to {where}: {e.strerror or e}", name)
         batch.bad()
         return None
     except dlx.ExactCoverError as e:            # a label its text format cannot hold
@@ -480,12 +539,17 @@ def _zdd(problem: dlx.ExactCover, name: str, args: argparse.Namespace, stats: dl
         batch.bad()
         return None
     n = z.count()
-    if args.format == "jsonl":
-        print(json.dumps({"file": name, "count": n, "zdd": args.zdd, "nodes": z.nodes}))
+    if to_stdout:
+        if not args.quiet:
+            error(f"{counted(n, 'solution')}; ZDD of {z.nodes:,} nodes written to {where}",
+                  name)
     else:
-        print(f"{prefix}{n}")
-    if not args.quiet:
-        error(f"ZDD of {z.nodes:,} nodes written to {args.zdd}", name)
+        if args.format == "jsonl":
+            print(json.dumps({"file": name, "count": n, "zdd": args.zdd, "nodes": z.nodes}))
+        else:
+            print(f"{prefix}{n}")
+        if not args.quiet:
+            error(f"ZDD of {z.nodes:,} nodes written to {where}", name)
     if n == 0:
         batch.none()
     return None

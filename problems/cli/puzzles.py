@@ -36,6 +36,7 @@ from dlx.cli import (
     Batch,
     Deadline,
     InputError,
+    Terminated,
     add_checkpoint_arguments,
     add_parallel_arguments,
     add_stats,
@@ -210,10 +211,16 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
             found = e.found if isinstance(e.found, int) else 0
             _emit(args, f"{found}+", {"count": found, "finished": False}, sys.stdout)
         error(f"{stopped(e, args.timeout)} reached: {counted(found, 'solution')} so far,"
-              f" search unfinished{resume_note(args)}")
+              f" search unfinished{resume_note(args, e)}")
         return EXIT_BUDGET
-    except KeyboardInterrupt:
-        return interrupted(resume_note(args))
+    except KeyboardInterrupt as e:
+        if not args.count or isinstance(e, Terminated):     # (SIGTERM: a supervisor's)
+            return interrupted(resume_note(args, e))
+        # Ctrl-C, as a budget does: the count so far (N+), and how to keep the search
+        found = stats.solutions if args.limit is None else min(stats.solutions, args.limit)
+        _emit(args, f"{found}+", {"count": found, "finished": False}, sys.stdout)
+        return interrupted(f": {counted(found, 'solution')} so far, search unfinished"
+                           + resume_note(args, e, hint=True))
     finally:
         if args.stats:
             print_stats(stats, time.perf_counter() - started, f"dlx {command}",
