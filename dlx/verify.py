@@ -55,7 +55,8 @@ def why_not(problem: ExactCover, solution: Iterable[Hashable]) -> str | None:
         by = users.get(item, [])
         u, v = problem.bound(item)
         if not u <= len(by) <= v:
-            need = _times(u) if u == v else f"{u} to {v} times"
+            need = _times(u) if u == v else f"at most {_times(v)}" if u == 0 else \
+                f"{u:,} to {v:,} times"
             if not by:
                 return f"item {shown(item)} is not covered (it must be covered {need})"
             return f"item {shown(item)} is covered {_times(len(by))} ({_by(by)}), not {need}"

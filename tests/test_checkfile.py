@@ -517,23 +517,23 @@ def test_a_second_ctrl_c_leaves_the_last_checkpoint_and_says_so(tmp_path):
 
     def progress(_):
         calls[0] += 1
-        if calls[0] == 3:
+        if calls[0] == 1:            # (reports come by the clock: a quiet machine makes few)
             os.kill(os.getpid(), signals.SIGINT)
             os.kill(os.getpid(), signals.SIGINT)
             time.sleep(1)                       # (the second raises here)
 
     path = tmp_path / "F"
     with pytest.raises(KeyboardInterrupt) as stop:
-        dlx.count(queens(12), checkpoint=path, checkpoint_every=1000, progress=progress)
+        dlx.count(queens(13), checkpoint=path, checkpoint_every=1000, progress=progress)
     assert getattr(stop.value, "checkpoint_written", None) == "earlier"
     first = cf.load(str(path))
     assert first["sessions"] == 1 and not first["finished"]     # written at the start
     calls[0] = -10**9
     with pytest.raises(KeyboardInterrupt) as stop:
-        dlx.count(queens(12), checkpoint=path, progress=lambda _: (_ for _ in ()).throw(
+        dlx.count(queens(13), checkpoint=path, progress=lambda _: (_ for _ in ()).throw(
             KeyboardInterrupt))
     assert getattr(stop.value, "checkpoint_written", None) == "now"
-    assert dlx.count(queens(12), checkpoint=path) == 14200
+    assert dlx.count(queens(13), checkpoint=path) == 73712
 
 
 @pytest.mark.slow
