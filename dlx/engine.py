@@ -58,13 +58,17 @@ try:
 except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
-__all__ = ["ENGINES", "MAX_BOUND", "available", "active", "describe", "select", "fits",
+__all__ = ["ENGINES", "SOLVERS", "refusal", "MAX_BOUND", "available", "active", "describe", "select", "fits",
            "representation",
            "engine_for",
            "fits_best", "table", "budget"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
 ENGINES = ("auto", "c", "python", "c-links", "c-bits")
+
+#: The back-ends that are not Dancing Links: they answer ``first``, ``is_unique`` and
+#: ``best`` (:mod:`dlx.cpsat`, :mod:`dlx.race`), and every other request refuses them.
+SOLVERS = ("cp-sat", "race")
 
 def available() -> bool:
     """True when the compiled core ``dlx._core`` can be imported."""
@@ -77,10 +81,25 @@ def _requested(engine: str | None) -> str:
         where = "the DLX_ENGINE environment variable"
     else:
         where = "engine="
+    if engine in SOLVERS:
+        raise ExactCoverError(refusal(engine) if where == "engine=" else
+                              f"{where} names a Dancing Links engine ('auto', 'c' or"
+                              f" 'python'); give engine={engine!r} to first, is_unique or best")
     if engine not in ENGINES:
         raise ExactCoverError(f"{where} must be 'auto', 'c' or 'python' (or 'c-links',"
-                              f" 'c-bits'), not {shown(engine)}")
+                              f" 'c-bits', 'cp-sat', 'race'), not {shown(engine)}")
     return engine
+
+
+def refusal(engine: str, view: str = "this search") -> str:
+    """Why ``engine`` (a solver, :data:`SOLVERS`) cannot serve ``view``.
+
+    >>> refusal("cp-sat", "count")  # doctest: +ELLIPSIS
+    "engine='cp-sat' cannot do count: CP-SAT finds one solution per solve; ..."
+    """
+    return (f"engine={engine!r} cannot do {view}: CP-SAT finds one solution per solve;"
+            " listing or counting them is Dancing Links' work (engine='auto', 'c' or"
+            " 'python'); engine='cp-sat' and 'race' serve first, is_unique and best")
 
 
 def select(engine: str | None = None) -> bool:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import parallel, serial
 from .bound import Number, SearchState
+from .engine import SOLVERS, refusal
 from .errors import ExactCoverError
 from .events import Event
 from .options import Engine, Keywords, Options, check_positive
@@ -76,6 +77,7 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
     [('x', 'y')]
     """
     opts = Options.of("solutions", keywords)
+    _not_on_solver(opts, "solutions")
     if opts.executor is not None or checkpoint is not None:
         return parallel.solutions(serial.seeded(problem, opts.seed), _executor(opts),
                                   limit=limit, **_rest(opts),
@@ -121,6 +123,7 @@ def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = 
     from it: see :mod:`dlx.parallel.checkpoint`.
     """
     opts = Options.of("count", keywords)
+    _not_on_solver(opts, "count")
     if opts.executor is not None or checkpoint is not None:
         if serial.cache_entries(cache) is not None:
             raise ExactCoverError("counting by caching runs in one process: give cache= or"
@@ -142,6 +145,8 @@ def first(problem: ExactCover, **keywords: Unpack[Keywords]) -> tuple[Hashable, 
     True
     """
     opts = Options.of("first", keywords)
+    if opts.engine in SOLVERS:
+        return _solver(opts, "first").first(problem, opts)
     if opts.executor is not None:
         return parallel.first(serial.seeded(problem, opts.seed), opts.executor, **_rest(opts))
     return serial.first(problem, opts)
@@ -154,6 +159,9 @@ def is_unique(problem: ExactCover, **keywords: Unpack[Keywords]) -> bool:
     >>> dlx.is_unique(dlx.ExactCover({"x": ["a"], "y": ["b"]}))
     True
     """
+    if keywords.get("engine") in SOLVERS:
+        opts = Options.of("is_unique", keywords)
+        return bool(_solver(opts, "is_unique").is_unique(problem, opts))
     return count(problem, limit=2, **keywords) == 1
 
 
@@ -227,6 +235,10 @@ def best(problem: ExactCover,
     [(3, ('z', 'x', 'y')), (4, ('z', 'xy')), (4, ('xyz',))]
     """
     opts = Options.of("best", keywords)
+    if opts.engine in SOLVERS:
+        if bound is not None or checkpoint is not None or checkpoint_every is not None:
+            raise ExactCoverError(f"engine={opts.engine!r} takes no bound= hook nor checkpoint")
+        return _solver(opts, "best").best(problem, weight, opts, k=k, maximize=maximize)
     if opts.executor is not None or checkpoint is not None:
         return parallel.best(serial.seeded(problem, opts.seed), weight, _executor(opts), k=k,
                              maximize=maximize, bound=bound, **_rest(opts),
@@ -288,6 +300,19 @@ def zdd(problem: ExactCover, *, cache: bool | int = True,
     if opts.executor is not None:
         raise ExactCoverError("the ZDD is built in one process: it takes no executor")
     return serial.zdd(problem, opts, cache=cache)
+
+
+def _solver(opts: Options, view: str) -> Any:
+    """The module that runs ``engine="cp-sat"`` and ``engine="race"`` (loaded when asked)."""
+    from . import race
+
+    race.check_keywords(opts, view)
+    return race
+
+
+def _not_on_solver(opts: Options, view: str) -> None:
+    if opts.engine in SOLVERS:
+        raise ExactCoverError(refusal(opts.engine, view))
 
 
 def _rest(opts: Options) -> dict[str, Any]:

@@ -1,0 +1,289 @@
+"""``engine="race"``: Dancing Links and CP-SAT side by side; the first answer wins.
+
+Neither engine wins everywhere.  Dancing Links (the compiled core, with restarts
+for :func:`dlx.first`) finds a solution of queens 1000 in seconds and refutes
+Langford 14 in seconds, where CP-SAT does not finish in minutes; CP-SAT fills an
+empty 49 x 49 Sudoku in seconds, where Dancing Links does not finish in hours.
+The race runs both at once and returns the first *definitive* answer: a solution,
+or "no solution" (either side's proof will do), or for :func:`dlx.is_unique` and
+:func:`dlx.best` the finished answer.  A side that runs out of its budget
+(``max_nodes``: the core's nodes, CP-SAT's conflicts) leaves the race to the
+other; when both have, :class:`~dlx.BudgetExceeded` is raised.
+
+The loser is stopped at once (the core at its next check point, every 4,096
+nodes; CP-SAT by ``StopSearch``) and waited for: after an answer, an error, a
+``progress`` callback that raises (Ctrl-C in the ``dlx`` command), or the time
+limit, no thread of the race is left running.
+
+Threads, not processes (measured in ``bench/hard.py --transport``): both sides
+release the GIL while they search (the core after its first few thousand
+updates, CP-SAT for its whole ``solve``), a thread starts in a fraction of a
+millisecond where a process must import OR-Tools again (0.4 s) or be forked from
+a process that has threads, and a problem needs no shipping: a million-option
+problem pickles to 63 MB, which costs seconds each way.  Threads also die with
+the process when it is killed (SIGKILL), where a child process would be left
+running.  What threads cost: the parts of both sides that run Python (laying
+the problem out, building CP-SAT's model) share one core; so CP-SAT's side
+starts building once the core's side is searching (its first check point), and
+never slows the core's layout.
+
+:class:`~dlx.Stats` are the winner's; ``progress`` is called about ten times a
+second with the Dancing Links side's statistics.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+from . import cpsat, serial
+from .errors import BudgetExceeded, ExactCoverError
+from .events import Stats
+from .options import Options
+from .problem import ExactCover
+from .verify import why_not
+
+__all__ = ["first", "is_unique", "best", "check_keywords", "first_with_restarts",
+           "RESTART_NODES"]
+
+#: The node budget of the first run of :func:`first_with_restarts`; it doubles each run.
+RESTART_NODES = 10_000
+
+
+def check_keywords(opts: Options, view: str) -> None:
+    """What ``engine="cp-sat"`` and ``"race"`` refuse (see :func:`dlx.cpsat.check_keywords`),
+    and a missing OR-Tools, said before anything starts."""
+    cpsat.check_keywords(opts, view)
+    if importlib.util.find_spec("ortools") is None:
+        cpsat.cp_model()                # (raises its one line naming the extra)
+
+
+def _checked(problem: Any) -> ExactCover:
+    if not isinstance(problem, ExactCover):
+        raise ExactCoverError(f"expected a dlx.ExactCover, got {type(problem).__name__}"
+                              " (build one with dlx.ExactCover({label: items}))")
+    return problem
+
+
+# ------------------------------------------------------------------ the views
+
+
+def first(problem: ExactCover, opts: Options) -> tuple[Hashable, ...] | None:
+    """:func:`dlx.first` on ``opts.engine``: ``"cp-sat"``, or ``"race"``."""
+    problem = _checked(problem)
+    if opts.engine == "cp-sat":
+        return cpsat.first(problem, opts)
+    return _race(problem, opts, "first",  # type: ignore[no-any-return]
+                 lambda o, stop: first_with_restarts(problem, o, stop),
+                 lambda o, stop, deadline: cpsat.first(problem, o, stop, deadline))
+
+
+def is_unique(problem: ExactCover, opts: Options) -> bool:
+    """:func:`dlx.is_unique` on ``opts.engine``: ``"cp-sat"``, or ``"race"`` (the core
+    counting up to two against CP-SAT's two solves)."""
+    problem = _checked(problem)
+    if opts.engine == "cp-sat":
+        return cpsat.is_unique(problem, opts)
+    return bool(_race(problem, opts, "is_unique",
+                      lambda o, stop: serial.count(problem, o, limit=2) == 1,
+                      lambda o, stop, deadline: cpsat.is_unique(problem, o, stop, deadline)))
+
+
+def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] | None,
+         opts: Options, *, k: int | None, maximize: bool | None) -> Any:
+    """:func:`dlx.best` on ``opts.engine``: ``"cp-sat"``, or ``"race"`` (the core's branch
+    and bound against CP-SAT's objective; ties may come in either's order)."""
+    problem = _checked(problem)
+    if opts.engine == "cp-sat":
+        return cpsat.best(problem, weight, opts, k=k, maximize=maximize)
+    return _race(problem, opts, "best",
+                 lambda o, stop: serial.best(problem, weight, o, k=k, maximize=maximize,
+                                             bound=None),
+                 lambda o, stop, deadline: cpsat.best(problem, weight, o, k=k,
+                                                      maximize=maximize, stop=stop,
+                                                      deadline=deadline))
+
+
+# ------------------------------------------------------------------ the Dancing Links side
+
+
+def first_with_restarts(problem: ExactCover, opts: Options,
+                        stop: threading.Event | None = None) -> tuple[Hashable, ...] | None:
+    """A solution by the core with restarts: the race's Dancing Links side of ``first``.
+
+    Run 0 is the plain search with a budget of :data:`RESTART_NODES` nodes; run i
+    searches the options in the random order of seed ``opts.seed + i`` with twice
+    the budget of the run before, until a run finishes (a solution, or none: a
+    finished run has searched the whole tree).  The budgets double, so a problem
+    with no solution costs at most about twice a plain search, plus a layout per run.
+    ``max_nodes`` bounds the nodes of all runs together; the Stats add up over them.
+
+    (The one place to switch to ``dlx.first(problem, restarts=True)``, randomised
+    restarts inside the core, when it exists.)
+    """
+    total = Stats() if opts.stats is None else opts.stats
+    total.nodes = total.updates = total.solutions = 0
+    total.profile = []
+    deadline = None if opts.timeout is None else time.monotonic() + opts.timeout
+    budget, left, run = RESTART_NODES, opts.max_nodes, 0
+    base = opts.seed or 0
+    while True:
+        if stop is not None and stop.is_set():
+            raise cpsat.Stopped
+        this = budget if left is None else min(budget, left)
+        finishing = left is not None and this == left
+        stats = Stats()
+        timeout = None if deadline is None else max(deadline - time.monotonic(), 1e-6)
+        try:
+            found = serial.first(problem if run == 0 else _shuffled(problem, base + run),
+                                 opts.but(stats=stats, max_nodes=this, timeout=timeout,
+                                          seed=None))
+        except BudgetExceeded as e:
+            _add(total, stats)
+            if e.max_nodes is None or finishing:        # the time, or the whole budget
+                e.stats, e.max_nodes = total, opts.max_nodes
+                raise
+            if left is not None:
+                left -= stats.nodes
+            budget *= 2
+            run += 1
+            continue
+        _add(total, stats)
+        total.explored = 1.0
+        return found
+
+
+def _shuffled(problem: ExactCover, seed: int) -> ExactCover:
+    """``problem`` with its options in the random order of ``seed`` (not kept with it, as
+    :func:`dlx.serial.seeded` keeps them: a restart uses each order once)."""
+    order = list(problem.options)
+    random.Random(seed).shuffle(order)
+    return ExactCover({label: problem.options[label] for label in order},
+                      secondary=problem.secondary, primary=problem.primary,
+                      bounds=problem.bounds, costs=problem.costs)
+
+
+def _add(total: Stats, stats: Stats) -> None:
+    total.nodes += stats.nodes
+    total.updates += stats.updates
+    total.solutions += stats.solutions
+    for level, n in enumerate(stats.profile):
+        if level < len(total.profile):
+            total.profile[level] += n
+        else:
+            total.profile.append(n)
+
+
+# ------------------------------------------------------------------ the race
+
+
+_DLX, _SAT = "dancing links", "cp-sat"
+
+
+def _race(problem: ExactCover, opts: Options, view: str, dlx_side: Callable[[Options, Any], Any],
+          sat_side: Callable[[Options, Any, float | None], Any]) -> Any:
+    """Run both sides in threads; return the first definitive answer (see the module)."""
+    deadline = None if opts.timeout is None else time.monotonic() + opts.timeout
+    stop = threading.Event()
+    searching = threading.Event()           # the core's side is past its layout
+    results: queue.Queue[tuple[str, bool, Any]] = queue.Queue()
+    stats = {_DLX: Stats(), _SAT: Stats()}
+
+    def checkpoint(_: Stats) -> None:
+        searching.set()
+        if stop.is_set():
+            raise cpsat.Stopped
+
+    def run_dlx() -> None:
+        try:
+            answer = dlx_side(opts.but(stats=stats[_DLX], progress=checkpoint, engine=None),
+                              stop)
+        except BaseException as e:  # noqa: BLE001 - handed to the race's thread
+            results.put((_DLX, False, e))
+        else:
+            results.put((_DLX, True, answer))
+        finally:
+            searching.set()
+
+    def run_sat() -> None:
+        try:
+            while not searching.wait(cpsat.POLL):
+                if stop.is_set():
+                    raise cpsat.Stopped
+            answer = sat_side(opts.but(stats=stats[_SAT], progress=None), stop, deadline)
+        except BaseException as e:  # noqa: BLE001 - handed to the race's thread
+            results.put((_SAT, False, e))
+        else:
+            results.put((_SAT, True, answer))
+
+    threads = [threading.Thread(target=run_dlx, name="dlx-race-core", daemon=True),
+               threading.Thread(target=run_sat, name="dlx-race-cp-sat", daemon=True)]
+    for t in threads:
+        t.start()
+    try:
+        return _referee(problem, opts, view, results, stats)
+    finally:
+        stop.set()
+        for t in threads:
+            while t.is_alive():         # (a second Ctrl-C must not leave it running)
+                try:
+                    t.join()
+                except KeyboardInterrupt:
+                    stop.set()
+
+
+def _referee(problem: ExactCover, opts: Options, view: str,
+             results: queue.Queue[tuple[str, bool, Any]], stats: dict[str, Stats]) -> Any:
+    """Wait for the sides; the first answer wins (its Stats become the caller's)."""
+    progress = opts.progress
+    stopped: list[BudgetExceeded] = []
+    while len(stopped) < 2:
+        try:
+            side, ok, outcome = results.get(timeout=cpsat.POLL)
+        except queue.Empty:
+            if progress is not None:
+                progress(stats[_DLX])
+            continue
+        if ok:
+            _verified(problem, view, outcome)
+            _report(opts, stats[side])
+            return outcome
+        if isinstance(outcome, BudgetExceeded):
+            stopped.append(outcome)
+            continue
+        raise outcome
+    # both ran out: the core's stop says it (a time limit rather than a budget if either)
+    timed = [e for e in stopped if e.max_nodes is None]
+    e = timed[0] if timed else stopped[0]
+    e.frontier = None
+    _report(opts, e.stats if isinstance(e.stats, Stats) else Stats())
+    e.stats = opts.stats if opts.stats is not None else e.stats
+    raise e
+
+
+def _verified(problem: ExactCover, view: str, answer: Any) -> None:
+    """Check every solution in an answer: a solution (``first``), a (score, solution)
+    or a list of them (``best``); ``is_unique``'s bool has none."""
+    if view == "first":
+        sols = [] if answer is None else [answer]
+    elif view == "best":
+        pairs = answer if isinstance(answer, list) else [] if answer is None else [answer]
+        sols = [sol for _, sol in pairs]
+    else:
+        sols = []
+    for sol in sols:
+        reason = why_not(problem, sol)
+        if reason is not None:
+            raise RuntimeError(f"the race's answer is not an exact cover: {reason}")
+
+
+def _report(opts: Options, stats: Stats) -> None:
+    out = opts.stats
+    if out is not None and out is not stats:
+        out.nodes, out.updates, out.solutions = stats.nodes, stats.updates, stats.solutions
+        out.profile, out.explored = list(stats.profile), stats.explored
