@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     )
     from .estimate import Estimate, estimate
     from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
+    from .dimacs import write_dimacs
     from .formats import read_dlx, write_dlx
     from .parallel import split
     from .prepared import Answer, CodedAnswers, Codes, Minimized, Prepared
@@ -66,7 +67,7 @@ __all__ = [
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not", "engine_for", "reduce", "Reduced",
-    "read_dlx", "write_dlx", "viz",
+    "read_dlx", "write_dlx", "write_dimacs", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
     "ZDD", "zdd",
@@ -80,7 +81,7 @@ _HOME = {
     "Estimate": "estimate", "estimate": "estimate", "engine_for": "engine",
     "Backtrack": "events", "Choose": "events", "Cover": "events", "Event": "events",
     "Solution": "events", "Stats": "events", "Try": "events", "Uncover": "events",
-    "read_dlx": "formats", "write_dlx": "formats",
+    "read_dlx": "formats", "write_dlx": "formats", "write_dimacs": "dimacs",
     "split": "parallel",
     "Answer": "prepared", "Codes": "prepared", "CodedAnswers": "prepared",
     "Minimized": "prepared", "Prepared": "prepared",

@@ -59,7 +59,11 @@ def check_keywords(opts: Options, view: str) -> None:
     """What ``engine="cp-sat"`` and ``"race"`` refuse (see :func:`dlx.cpsat.check_keywords`),
     and a missing OR-Tools, said before anything starts."""
     cpsat.check_keywords(opts, view)
-    if importlib.util.find_spec("ortools") is None:
+    try:
+        missing = importlib.util.find_spec("ortools") is None
+    except ValueError:                  # (in sys.modules as None: blocked on purpose)
+        missing = True
+    if missing:
         cpsat.cp_model()                # (raises its one line naming the extra)
 
 

@@ -34,10 +34,12 @@ from .common import (
     EXIT_FOUND,
     EXIT_INPUT,
     EXIT_NONE,
+    SOLVERS,
     Batch,
     Deadline,
     InputError,
     add_checkpoint_arguments,
+    add_engine_argument,
     add_parallel_arguments,
     add_stats,
     checkpointing,
@@ -46,6 +48,7 @@ from .common import (
     executor_for,
     interrupted,
     line_cap,
+    one_answer,
     open_input,
     positive_int,
     print_stats,
@@ -95,6 +98,7 @@ def _common(listing: bool = True) -> argparse.ArgumentParser:
     common.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     if listing:
         add_parallel_arguments(common)
+        add_engine_argument(common)
     return common
 
 
@@ -164,12 +168,27 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     found = 0
     timeout = args.timeout
     saving = checkpointing(args)
+    why = one_answer(args, "--all, --limit K")
+    if why is not None:
+        error(why)
+        return EXIT_INPUT
+    engine = {"engine": args.engine}
     try:
-        if args.count:
+        if args.engine in SOLVERS:          # one solution (one_answer refused the rest)
+            with search_session(command, args.quiet) as progress:
+                sol = dlx.first(problem, max_nodes=args.max_nodes, timeout=timeout,
+                                stats=stats, progress=progress, **engine)
+            if sol is not None:
+                found = 1
+                text, record = show(sol)
+                _emit(args, text, record, sys.stdout)
+            elif not args.quiet:
+                error("no solution")
+        elif args.count:
             with search_session(command, args.quiet) as progress, executor_for(args) as ex:
                 found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
                                   timeout=timeout, stats=stats, progress=progress,
-                                  executor=ex, **saving)
+                                  executor=ex, **saving, **engine)
             # the live line is gone: the answer gets a line of its own
             _emit(args, str(found), {"count": found, "finished": True}, sys.stdout)
         else:
@@ -178,7 +197,7 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
                 # printed while the live line shows: rich puts them above it
                 for sol in dlx.solutions(problem, limit=limit, max_nodes=args.max_nodes,
                                          timeout=timeout, stats=stats, progress=progress,
-                                         executor=ex, **saving):
+                                         executor=ex, **saving, **engine):
                     if found and args.format == "text":
                         print()
                     found += 1

@@ -39,9 +39,11 @@ from .common import (
     EXIT_INPUT,
     EXIT_MEMORY,
     Batch,
+    SOLVERS,
     Deadline,
     InputError,
     add_checkpoint_arguments,
+    add_engine_argument,
     add_parallel_arguments,
     checkpointing,
     counted,
@@ -50,6 +52,7 @@ from .common import (
     input_size,
     interrupted,
     line_cap,
+    one_answer,
     open_input,
     positive_int,
     print_stats,
@@ -113,6 +116,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                             " (dlx.ZDD's text format); prints the count")
     add_parallel_arguments(solve)
     add_checkpoint_arguments(solve)
+    add_engine_argument(solve, "searches (cp-sat and race print one solution, or --best K)")
     solve.set_defaults(func=run)
 
 
@@ -126,6 +130,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     if args.best is not None and args.limit is not None:
         error("--best K already says how many solutions: leave out --limit")
+        return EXIT_INPUT
+    why = one_answer(args, "--limit N above 1") or (
+        f"--engine {args.engine} goes with Knuth's format, not --format {args.format}"
+        if args.engine in SOLVERS and args.format in ("hust", "matrix") else None)
+    if why is not None:
+        error(why)
         return EXIT_INPUT
     checkpointing(args)                 # (--checkpoint-every alone: an input error)
     if args.checkpoint is not None and (len(args.files) > 1 or args.format in ("hust", "matrix")):
@@ -254,7 +264,7 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
         if not args.quiet:
             error(f"reduced: {reduced}", name)
     limit, budget, timeout = args.limit, args.max_nodes, deadline.remaining()
-    rule = {"heuristic": args.heuristic}
+    rule = {"heuristic": args.heuristic, "engine": args.engine}
     try:
         if args.zdd is not None:
             return _zdd(searched, name, args, stats, budget, timeout, prefix, batch)
@@ -278,6 +288,13 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
             for cost, sol in cheapest:
                 found += 1
                 _print_solution(problem, lines, sol, found, args.format, name, prefix, cost)
+        elif args.engine in SOLVERS:        # one solution (one_answer refused the rest)
+            with search_session(f"dlx solve {name}", args.quiet) as progress:
+                sol = dlx.first(searched, max_nodes=budget, timeout=timeout, stats=stats,
+                                progress=progress, **rule)
+            if sol is not None:
+                found = 1
+                _print_solution(problem, lines, sol, found, args.format, name, prefix)
         else:
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:
