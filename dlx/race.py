@@ -49,7 +49,12 @@ from .problem import ExactCover
 from .verify import why_not
 
 __all__ = ["first", "is_unique", "best", "check_keywords", "first_with_restarts",
-           "RESTART_NODES"]
+           "RESTART_NODES", "GRACE"]
+
+#: CP-SAT's side starts this many seconds after the race at the earliest (and once the
+#: core's side is searching): a search the core finishes sooner never pays for OR-Tools'
+#: import (0.4 s, holding the GIL) nor for waiting until that import is over.
+GRACE = 0.3
 
 #: The node budget of the first run of :func:`first_with_restarts`; it doubles each run.
 RESTART_NODES = 10_000
@@ -83,8 +88,9 @@ def first(problem: ExactCover, opts: Options) -> tuple[Hashable, ...] | None:
     if opts.engine == "cp-sat":
         return cpsat.first(problem, opts)
     return _race(problem, opts, "first",  # type: ignore[no-any-return]
-                 lambda o, stop: first_with_restarts(problem, o, stop),
-                 lambda o, stop, deadline: cpsat.first(problem, o, stop, deadline))
+                 lambda o, stop, turn: first_with_restarts(problem, o, stop,
+                                                           turn.setting_up),
+                 lambda o, stop, deadline, turn: cpsat.first(problem, o, stop, deadline, turn))
 
 
 def is_unique(problem: ExactCover, opts: Options) -> bool:
@@ -94,8 +100,9 @@ def is_unique(problem: ExactCover, opts: Options) -> bool:
     if opts.engine == "cp-sat":
         return cpsat.is_unique(problem, opts)
     return bool(_race(problem, opts, "is_unique",
-                      lambda o, stop: serial.count(problem, o, limit=2) == 1,
-                      lambda o, stop, deadline: cpsat.is_unique(problem, o, stop, deadline)))
+                      lambda o, stop, turn: serial.count(problem, o, limit=2) == 1,
+                      lambda o, stop, deadline, turn: cpsat.is_unique(problem, o, stop,
+                                                                      deadline, turn)))
 
 
 def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] | None,
@@ -106,18 +113,20 @@ def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] |
     if opts.engine == "cp-sat":
         return cpsat.best(problem, weight, opts, k=k, maximize=maximize)
     return _race(problem, opts, "best",
-                 lambda o, stop: serial.best(problem, weight, o, k=k, maximize=maximize,
-                                             bound=None),
-                 lambda o, stop, deadline: cpsat.best(problem, weight, o, k=k,
-                                                      maximize=maximize, stop=stop,
-                                                      deadline=deadline))
+                 lambda o, stop, turn: serial.best(problem, weight, o, k=k,
+                                                   maximize=maximize, bound=None),
+                 lambda o, stop, deadline, turn: cpsat.best(problem, weight, o, k=k,
+                                                            maximize=maximize, stop=stop,
+                                                            deadline=deadline, turn=turn))
 
 
 # ------------------------------------------------------------------ the Dancing Links side
 
 
 def first_with_restarts(problem: ExactCover, opts: Options,
-                        stop: threading.Event | None = None) -> tuple[Hashable, ...] | None:
+                        stop: threading.Event | None = None,
+                        before_run: Callable[[], object] | None = None
+                        ) -> tuple[Hashable, ...] | None:
     """A solution by the core with restarts: the race's Dancing Links side of ``first``.
 
     Run 0 is the plain search with a budget of :data:`RESTART_NODES` nodes; run i
@@ -126,6 +135,8 @@ def first_with_restarts(problem: ExactCover, opts: Options,
     finished run has searched the whole tree).  The budgets double, so a problem
     with no solution costs at most about twice a plain search, plus a layout per run.
     ``max_nodes`` bounds the nodes of all runs together; the Stats add up over them.
+    ``before_run`` is called before each run lays its problem out (the race defers
+    CP-SAT's model building meanwhile).
 
     (The one place to switch to ``dlx.first(problem, restarts=True)``, randomised
     restarts inside the core, when it exists.)
@@ -139,6 +150,8 @@ def first_with_restarts(problem: ExactCover, opts: Options,
     while True:
         if stop is not None and stop.is_set():
             raise cpsat.Stopped
+        if before_run is not None:
+            before_run()
         this = budget if left is None else min(budget, left)
         finishing = left is not None and this == left
         stats = Stats()
@@ -150,8 +163,8 @@ def first_with_restarts(problem: ExactCover, opts: Options,
         except BudgetExceeded as e:
             _add(total, stats)
             if e.max_nodes is None or finishing:        # the time, or the whole budget
-                e.stats, e.max_nodes = total, opts.max_nodes
-                raise
+                raise BudgetExceeded(None if e.max_nodes is None else opts.max_nodes, None,
+                                     total, timeout=opts.timeout) from None
             if left is not None:
                 left -= stats.nodes
             budget *= 2
@@ -189,41 +202,58 @@ def _add(total: Stats, stats: Stats) -> None:
 _DLX, _SAT = "dancing links", "cp-sat"
 
 
-def _race(problem: ExactCover, opts: Options, view: str, dlx_side: Callable[[Options, Any], Any],
-          sat_side: Callable[[Options, Any, float | None], Any]) -> Any:
+def _race(problem: ExactCover, opts: Options, view: str,
+          dlx_side: Callable[[Options, Any, _Turn], Any],
+          sat_side: Callable[[Options, Any, float | None, _Turn], Any]) -> Any:
     """Run both sides in threads; return the first definitive answer (see the module)."""
-    deadline = None if opts.timeout is None else time.monotonic() + opts.timeout
+    begun = time.monotonic()
+    deadline = None if opts.timeout is None else begun + opts.timeout
     stop = threading.Event()
-    searching = threading.Event()           # the core's side is past its layout
+    searching = threading.Event()           # the core's side is past its first layout
+    turn = _Turn(stop)
     results: queue.Queue[tuple[str, bool, Any]] = queue.Queue()
     stats = {_DLX: Stats(), _SAT: Stats()}
 
     def checkpoint(_: Stats) -> None:
         searching.set()
+        turn.searching()
         if stop.is_set():
             raise cpsat.Stopped
 
     def run_dlx() -> None:
         try:
             answer = dlx_side(opts.but(stats=stats[_DLX], progress=checkpoint, engine=None),
-                              stop)
+                              stop, turn)
         except BaseException as e:  # noqa: BLE001 - handed to the race's thread
+            if not isinstance(e, BudgetExceeded):
+                stop.set()                  # (an error ends the race: stop the other now)
             results.put((_DLX, False, e))
         else:
+            stop.set()                      # a definitive answer: the other side stops now
             results.put((_DLX, True, answer))
         finally:
             searching.set()
+            turn.searching()
 
     def run_sat() -> None:
         try:
-            while not searching.wait(cpsat.POLL):
+            while True:
                 if stop.is_set():
                     raise cpsat.Stopped
-            answer = sat_side(opts.but(stats=stats[_SAT], progress=None), stop, deadline)
+                if searching.is_set() and time.monotonic() >= begun + GRACE:
+                    break
+                searching.wait(cpsat.POLL)
+            answer = sat_side(opts.but(stats=stats[_SAT], progress=None), stop, deadline,
+                              turn)
         except BaseException as e:  # noqa: BLE001 - handed to the race's thread
+            if not isinstance(e, (BudgetExceeded, cpsat.Stopped)):
+                stop.set()
             results.put((_SAT, False, e))
         else:
+            stop.set()
             results.put((_SAT, True, answer))
+        finally:
+            turn.give()
 
     threads = [threading.Thread(target=run_dlx, name="dlx-race-core", daemon=True),
                threading.Thread(target=run_sat, name="dlx-race-cp-sat", daemon=True)]
@@ -260,6 +290,8 @@ def _referee(problem: ExactCover, opts: Options, view: str,
         if isinstance(outcome, BudgetExceeded):
             stopped.append(outcome)
             continue
+        if isinstance(outcome, cpsat.Stopped):  # (the other side's error or answer comes)
+            continue
         raise outcome
     # both ran out: the core's stop says it (a time limit rather than a budget if either)
     timed = [e for e in stopped if e.max_nodes is None]
@@ -268,6 +300,51 @@ def _referee(problem: ExactCover, opts: Options, view: str,
     _report(opts, e.stats if isinstance(e.stats, Stats) else Stats())
     e.stats = opts.stats if opts.stats is not None else e.stats
     raise e
+
+
+class _Turn:
+    """Which side may run Python now.  Both sides search without the GIL, but both
+    have Python to run first: the core's side lays each run's problem out, CP-SAT's
+    side imports OR-Tools and builds its model.  Sharing the GIL, each would go at
+    half speed (worse: a thread waiting for the GIL waits its switch interval at
+    every turn); so they take turns, the core's side first: CP-SAT's side holds the
+    turn while it builds (between two checks, a few thousand options, or the import),
+    and gives it up at its next check whenever the core's side is setting up."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.lock = threading.Lock()
+        self.quiet = threading.Event()      # the core's side is not setting up
+        self.quiet.set()
+        self.held = False
+        self.stop = stop
+
+    # the core's side
+    def setting_up(self) -> None:
+        """Before laying a problem out: wait for CP-SAT's side to give the turn."""
+        self.quiet.clear()
+        with self.lock:
+            pass
+
+    def searching(self) -> None:
+        """The core is searching (without the GIL): CP-SAT's side may build again."""
+        self.quiet.set()
+
+    # CP-SAT's side
+    def take(self) -> None:
+        """Hold the turn (after the core's side's setting up, if it is at that)."""
+        if self.held and self.quiet.is_set():
+            return
+        self.give()
+        while not self.quiet.wait(cpsat.POLL):
+            if self.stop.is_set():
+                raise cpsat.Stopped
+        self.lock.acquire()
+        self.held = True
+
+    def give(self) -> None:
+        if self.held:
+            self.held = False
+            self.lock.release()
 
 
 def _verified(problem: ExactCover, view: str, answer: Any) -> None:

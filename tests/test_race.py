@@ -73,7 +73,7 @@ def test_no_solution_from_the_core_is_definitive():
 
 def test_the_cp_sat_side_can_win(monkeypatch):
     """A core side that never finishes (planted): CP-SAT's answer wins, verified."""
-    def endless(problem, opts, stop):
+    def endless(problem, opts, stop, before_run=None):
         while not stop.is_set():
             time.sleep(0.01)
             opts.progress(opts.stats)      # the core's check point: CP-SAT may start

@@ -1,0 +1,265 @@
+"""Hard first-solution searches: Dancing Links (mrv), restarts, CP-SAT and the race.
+
+Every cell runs in a process of its own (``python bench/hard.py --cell ROW ENGINE``),
+with the library's ``timeout=`` of 60 s (``--limit``) and a kill 15 s after that.  A
+cell's time is the ``dlx.first`` call's wall clock: laying the problem out, building
+CP-SAT's model and importing OR-Tools included; encoding the puzzle not.  Every
+answer is checked with ``dlx.why_not`` in the cell.
+
+    python bench/hard.py                 # the whole table (about 20 minutes)
+    python bench/hard.py --rows queens   # rows whose name contains 'queens'
+    python bench/hard.py --transport     # threads or processes for the race: what each costs
+
+The targets: the race within 1.3x (plus 0.5 s of start-up) of the fastest of the
+other columns on every row, and within 10 s on the empty 49 x 49 Sudoku.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import pickle
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import dlx  # noqa: E402
+from dlx import race  # noqa: E402
+from dlx.options import Options  # noqa: E402
+
+ENGINES = ("dlx", "restarts", "cp-sat", "race")
+HEADS = {"dlx": "DLX (mrv)", "restarts": "restarts", "cp-sat": "cp-sat", "race": "race"}
+
+
+# ------------------------------------------------------------------ the instances
+
+
+def solved_grid(box: int, seed: int) -> list[int]:
+    """A random solved Sudoku of ``box * box`` rows: the pattern grid with its digits,
+    bands, stacks, rows and columns shuffled."""
+    n = box * box
+    rng = random.Random(seed)
+
+    def shuffled_lines() -> list[int]:
+        bands = rng.sample(range(box), box)
+        return [b * box + r for b in bands for r in rng.sample(range(box), box)]
+
+    rows, cols, digits = shuffled_lines(), shuffled_lines(), rng.sample(range(1, n + 1), n)
+    return [digits[(box * (r % box) + r // box + c) % n] for r in rows for c in cols]
+
+
+def sudoku(box: int, given: float = 0.0, seed: int = 1) -> dlx.ExactCover:
+    from problems import sudoku as s
+
+    n = box * box
+    grid = solved_grid(box, seed)
+    keep = set(random.Random(seed + 1).sample(range(n * n), round(given * n * n)))
+    values = [v if k in keep else 0 for k, v in enumerate(grid)]
+    return s.encode(s.Grid(values, box=(box, box)))
+
+
+def steiner(v: int) -> dlx.ExactCover:
+    """Steiner triple systems on ``v`` points: every pair of points in exactly one
+    chosen triple (items: the pairs; options: the triples)."""
+    return dlx.ExactCover({t: [pair for pair in itertools.combinations(t, 2)]
+                           for t in itertools.combinations(range(v), 3)})
+
+
+def queens(n: int) -> dlx.ExactCover:
+    from problems import queens as q
+
+    return q.encode(n)
+
+
+def langford(n: int) -> dlx.ExactCover:
+    from problems import langford as lf
+
+    return lf.encode(n)
+
+
+def pentominoes(rows: int, cols: int) -> dlx.ExactCover:
+    from problems import polyominoes
+
+    return polyominoes.encode(rows=rows, cols=cols)
+
+
+ROWS: dict[str, Callable[[], dlx.ExactCover]] = {
+    "Sudoku 36x36, empty": lambda: sudoku(6),
+    "Sudoku 49x49, empty": lambda: sudoku(7),
+    "Sudoku 64x64, empty": lambda: sudoku(8),
+    "49x49, 30% of a solved grid given": lambda: sudoku(7, 0.3),
+    "49x49, 60% given": lambda: sudoku(7, 0.6),
+    "queens 200": lambda: queens(200),
+    "queens 500": lambda: queens(500),
+    "queens 1000": lambda: queens(1000),
+    "Langford 14 (no solution)": lambda: langford(14),
+    "Steiner triple systems, 45 points": lambda: steiner(45),
+    "pentominoes 3x20": lambda: pentominoes(3, 20),
+}
+
+
+# ------------------------------------------------------------------ one cell
+
+
+def restarts_first(problem: dlx.ExactCover, timeout: float) -> tuple | None:
+    """``dlx.first(problem, restarts=True)`` where the library has it, else the race's
+    restarts by hand (:func:`dlx.race.first_with_restarts`)."""
+    try:
+        return dlx.first(problem, restarts=True, timeout=timeout)  # type: ignore[call-arg]
+    except TypeError:
+        return race.first_with_restarts(problem, Options(timeout=timeout))
+
+
+def cell(row: str, engine: str, limit: float) -> dict[str, object]:
+    problem = ROWS[row]()
+    start = time.perf_counter()
+    try:
+        if engine == "dlx":
+            sol = dlx.first(problem, engine="c", timeout=limit)
+        elif engine == "restarts":
+            sol = restarts_first(problem, limit)
+        else:
+            sol = dlx.first(problem, engine=engine, timeout=limit)  # type: ignore[arg-type]
+    except dlx.BudgetExceeded:
+        return {"outcome": "unknown", "seconds": time.perf_counter() - start}
+    took = time.perf_counter() - start
+    if sol is not None and dlx.why_not(problem, sol) is not None:
+        return {"outcome": "WRONG", "seconds": took}
+    return {"outcome": "found" if sol is not None else "none", "seconds": took}
+
+
+def run_cell(row: str, engine: str, limit: float) -> dict[str, object]:
+    """One cell in a process of its own, killed 15 s after its limit."""
+    cmd = [sys.executable, __file__, "--cell", row, engine, "--limit", str(limit)]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 15)
+    except subprocess.TimeoutExpired:
+        return {"outcome": "killed", "seconds": limit + 15}
+    try:
+        return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    except (IndexError, json.JSONDecodeError):
+        return {"outcome": "failed: " + out.stderr.strip()[-200:], "seconds": math.nan}
+
+
+def shown(result: dict[str, object], limit: float) -> str:
+    seconds = float(result["seconds"])  # type: ignore[arg-type]
+    outcome = result["outcome"]
+    if outcome == "found":
+        return f"{seconds:.2f} s"
+    if outcome == "none":
+        return f"{seconds:.2f} s (none)"
+    if outcome in ("unknown", "killed"):
+        return f"unknown after {limit:g} s"
+    return str(outcome)
+
+
+# ------------------------------------------------------------------ the table
+
+
+def table(rows: list[str], limit: float) -> None:
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+          flush=True)
+    print()
+    print("| instance (first solution) | " + " | ".join(HEADS[e] for e in ENGINES)
+          + " | race target |")
+    print("|---|" + "---|" * (len(ENGINES) + 1), flush=True)
+    verdicts = []
+    for row in rows:
+        results = {e: run_cell(row, e, limit) for e in ENGINES}
+        verdict = target(row, results, limit)
+        verdicts.append((row, verdict))
+        print(f"| {row} | " + " | ".join(shown(results[e], limit) for e in ENGINES)
+              + f" | {verdict} |", flush=True)
+    print()
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def target(row: str, results: dict[str, dict[str, object]], limit: float) -> str:
+    """Met or not: the race within 1.3x + 0.5 s of the fastest other column (and within
+    10 s on the empty 49 x 49)."""
+    def secs(e: str) -> float:
+        r = results[e]
+        return float(r["seconds"]) if r["outcome"] in ("found", "none") else math.inf  # type: ignore[arg-type]
+
+    fastest = min(secs(e) for e in ENGINES if e != "race")
+    mine = secs("race")
+    if math.isinf(fastest):
+        ok = True if math.isinf(mine) or mine <= limit else False
+        text = "no engine answered" if math.isinf(mine) else "only the race answered"
+    else:
+        bound = 1.3 * fastest + 0.5
+        ok = mine <= bound
+        text = f"{mine / fastest:.2f}x of {fastest:.2f} s (<= {bound:.2f} s)" \
+            if not math.isinf(mine) else f"none (<= {bound:.2f} s)"
+    if row.startswith("Sudoku 49x49"):
+        ok = ok and mine <= 10
+        text += "; 10 s"
+    return ("met: " if ok else "MISSED: ") + text
+
+
+# ------------------------------------------------------------------ threads or processes
+
+
+def transport() -> None:
+    """What a race side costs to start as a thread and as a process, and what shipping a
+    million-option problem (queens 1000) to a process costs."""
+    import multiprocessing as mp
+
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    start = time.perf_counter()
+    for _ in range(100):
+        t = threading.Thread(target=lambda: None)
+        t.start()
+        t.join()
+    print(f"thread start and join: {(time.perf_counter() - start) * 10:.3f} ms")
+    for method in ("fork", "spawn"):
+        ctx = mp.get_context(method)
+        start = time.perf_counter()
+        p = ctx.Process(target=_import_ortools)
+        p.start()
+        p.join()
+        print(f"process ({method}) start, import OR-Tools, exit:"
+              f" {time.perf_counter() - start:.2f} s")
+    problem = queens(1000)
+    start = time.perf_counter()
+    data = pickle.dumps(problem, protocol=pickle.HIGHEST_PROTOCOL)
+    dumped = time.perf_counter() - start
+    start = time.perf_counter()
+    pickle.loads(data)
+    loaded = time.perf_counter() - start
+    print(f"queens 1000 ({len(problem):,} options): pickled {len(data) / 1e6:.0f} MB in"
+          f" {dumped:.2f} s, unpickled in {loaded:.2f} s")
+
+
+def _import_ortools() -> None:
+    from ortools.sat.python import cp_model  # noqa: F401
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cell", nargs=2, metavar=("ROW", "ENGINE"))
+    ap.add_argument("--limit", type=float, default=60.0, help="seconds per cell (60)")
+    ap.add_argument("--rows", help="only the rows whose name contains this")
+    ap.add_argument("--transport", action="store_true")
+    args = ap.parse_args()
+    if args.cell:
+        print(json.dumps(cell(args.cell[0], args.cell[1], args.limit)))
+    elif args.transport:
+        transport()
+    else:
+        rows = [r for r in ROWS if args.rows is None or args.rows.lower() in r.lower()]
+        table(rows, args.limit)
+
+
+if __name__ == "__main__":
+    main()
