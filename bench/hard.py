@@ -2,9 +2,10 @@
 
 Every cell runs in a process of its own (``python bench/hard.py --cell ROW ENGINE``),
 with the library's ``timeout=`` of 60 s (``--limit``) and a kill 15 s after that.  A
-cell's time is the ``dlx.first`` call's wall clock: laying the problem out, building
-CP-SAT's model and importing OR-Tools included; encoding the puzzle not.  Every
-answer is checked with ``dlx.why_not`` in the cell.
+cell's time is the ``dlx.first`` call's wall clock, and in brackets the process's CPU
+time over it (all its threads): laying the problem out, building CP-SAT's model and
+importing OR-Tools included; encoding the puzzle not.  Every answer is checked with
+``dlx.why_not`` in the cell.
 
     python bench/hard.py                 # the whole table (about 20 minutes)
     python bench/hard.py --rows queens   # rows whose name contains 'queens'
@@ -121,7 +122,17 @@ def restarts_first(problem: dlx.ExactCover, timeout: float) -> tuple | None:
 
 
 def cell(row: str, engine: str, limit: float) -> dict[str, object]:
+    result = _cell(row, engine, limit)
+    result["cpu"] = time.process_time() - _CPU[0]
+    return result
+
+
+_CPU = [0.0]
+
+
+def _cell(row: str, engine: str, limit: float) -> dict[str, object]:
     problem = ROWS[row]()
+    _CPU[0] = time.process_time()
     start = time.perf_counter()
     try:
         if engine == "dlx":
@@ -153,11 +164,13 @@ def run_cell(row: str, engine: str, limit: float) -> dict[str, object]:
 
 def shown(result: dict[str, object], limit: float) -> str:
     seconds = float(result["seconds"])  # type: ignore[arg-type]
+    cpu = result.get("cpu")
     outcome = result["outcome"]
+    of = f" ({float(cpu):.2f})" if cpu is not None else ""  # type: ignore[arg-type]
     if outcome == "found":
-        return f"{seconds:.2f} s"
+        return f"{seconds:.2f} s{of}"
     if outcome == "none":
-        return f"{seconds:.2f} s (none)"
+        return f"{seconds:.2f} s{of}, none"
     if outcome in ("unknown", "killed"):
         return f"unknown after {limit:g} s"
     return str(outcome)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from types import ModuleType as _ModuleType
 
     from . import viz
+    from .dimacs import write_dimacs
     from .engine import engine_for
     from .errors import (
         BudgetExceeded,
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
     )
     from .estimate import Estimate, estimate
     from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
-    from .dimacs import write_dimacs
     from .formats import read_dlx, write_dlx
     from .parallel import split
     from .prepared import Answer, CodedAnswers, Codes, Minimized, Prepared

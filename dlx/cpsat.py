@@ -2,8 +2,8 @@
 
 Dancing Links enumerates, counts and refutes; some searches for *a* solution,
 though, have heavy tails that a solver with clause learning and restarts cuts
-short (empty 49 x 49 Sudoku).  ``engine="cp-sat"`` hands :func:`dlx.first`,
-:func:`dlx.is_unique` and :func:`dlx.best` to CP-SAT (the ``cp-sat`` extra:
+short (the page "Which engine?" has measured cases).  ``engine="cp-sat"`` hands
+:func:`dlx.first`, :func:`dlx.is_unique` and :func:`dlx.best` to CP-SAT (the ``cp-sat`` extra:
 ``pip install 'dancing-links-dlx[cp-sat]'``; OR-Tools is imported only then).
 It cannot list or count solutions (it finds one at a time, and each further one
 costs a solve that excludes those before), so :func:`dlx.count` and
@@ -68,8 +68,9 @@ __all__ = ["EXTRA", "PARAMETERS", "Columns", "cp_model", "first", "is_unique", "
 EXTRA = "cp-sat"
 
 #: CP-SAT's parameters for every solve: one worker (one core, reproducible runs), and
-#: no symmetry detection, which cost Sudoku grids more than it saved (empty 36 x 36:
-#: 5.6 s of CPU with it, 1.9 s without; 49 x 49: 25 s of wall clock with, 9 s without).
+#: no symmetry detection, which cost more than it saved on the large grid problems of
+#: bench/hard.py (empty 36 x 36: 5.6 s of CPU with it, 1.9 s without; 49 x 49: 25 s of
+#: wall clock with it, 9 s without).
 PARAMETERS: dict[str, Any] = {"num_workers": 1, "symmetry_level": 0}
 
 #: How often (seconds) the calling thread wakes while CP-SAT works: to call
@@ -136,7 +137,7 @@ class Columns:
         found = problem._derived.get("columns")
         if found is None:
             found = problem._derived["columns"] = cls(problem, check)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def forced(self, labels: tuple[Hashable, ...]) -> list[int]:
         """The option numbers of ``forced=`` labels (ExactCoverError as the search says it)."""
@@ -183,7 +184,8 @@ class Model:
         cols = self.cols = Columns.of(problem, check)
         m = self.model = cp.CpModel()
         new = m.new_bool_var
-        x = self.x = []
+        x: list[Any] = []
+        self.x = x
         for start in range(0, len(cols.labels), 4096):
             if check is not None:
                 check()
@@ -427,8 +429,7 @@ def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] |
         score = Fraction(total, unit)
         found.append((_number(score, floats), _labels(model, chosen)))
         if run.limited:                 # a solution, but not known to be the best
-            e = run.out_of_budget(found if k is not None else found[0])
-            raise e
+            raise run.out_of_budget(found if k is not None else found[0])
         model.exclude(chosen)
     if k is not None:
         return found

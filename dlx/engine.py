@@ -58,7 +58,8 @@ try:
 except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
-__all__ = ["ENGINES", "SOLVERS", "refusal", "MAX_BOUND", "available", "active", "describe", "select", "fits",
+__all__ = ["ENGINES", "SOLVERS", "refusal", "MAX_BOUND", "available", "active", "describe",
+           "select", "fits",
            "representation",
            "engine_for",
            "fits_best", "table", "budget"]

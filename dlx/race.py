@@ -1,9 +1,10 @@
 """``engine="race"``: Dancing Links and CP-SAT side by side; the first answer wins.
 
-Neither engine wins everywhere.  Dancing Links (the compiled core, with restarts
-for :func:`dlx.first`) finds a solution of queens 1000 in seconds and refutes
-Langford 14 in seconds, where CP-SAT does not finish in minutes; CP-SAT fills an
-empty 49 x 49 Sudoku in seconds, where Dancing Links does not finish in hours.
+Neither engine wins everywhere (the page "Which engine?" has the measured table).
+Dancing Links (the compiled core, with restarts for :func:`dlx.first`) finds a
+solution of some problems with a million options in seconds, and refutes some
+without a solution in seconds, where CP-SAT does not finish in minutes; CP-SAT
+fills some large empty grids in seconds where Dancing Links does not finish in hours.
 The race runs both at once and returns the first *definitive* answer: a solution,
 or "no solution" (either side's proof will do), or for :func:`dlx.is_unique` and
 :func:`dlx.best` the finished answer.  A side that runs out of its budget
@@ -36,6 +37,7 @@ from __future__ import annotations
 import importlib.util
 import queue
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable, Hashable, Mapping
@@ -55,6 +57,12 @@ __all__ = ["first", "is_unique", "best", "check_keywords", "first_with_restarts"
 #: core's side is searching): a search the core finishes sooner never pays for OR-Tools'
 #: import (0.4 s, holding the GIL) nor for waiting until that import is over.
 GRACE = 0.3
+
+#: Python's switch interval during a race (seconds; 0.005 otherwise): the core's search
+#: takes the GIL at each check point (every 4,096 nodes, a few milliseconds), and while
+#: another side runs Python (OR-Tools' import, the model) it waits up to an interval
+#: for it: 5 ms cost the search two thirds of its speed, 0.5 ms a small part.
+SWITCH = 0.0005
 
 #: The node budget of the first run of :func:`first_with_restarts`; it doubles each run.
 RESTART_NODES = 10_000
@@ -83,14 +91,16 @@ def _checked(problem: Any) -> ExactCover:
 
 
 def first(problem: ExactCover, opts: Options) -> tuple[Hashable, ...] | None:
-    """:func:`dlx.first` on ``opts.engine``: ``"cp-sat"``, or ``"race"``."""
+    """:func:`dlx.first` on ``opts.engine``: ``"cp-sat"``, or ``"race"`` (the core's plain
+    search and its restarts, sharing a core, against CP-SAT)."""
     problem = _checked(problem)
     if opts.engine == "cp-sat":
         return cpsat.first(problem, opts)
     return _race(problem, opts, "first",  # type: ignore[no-any-return]
-                 lambda o, stop, turn: first_with_restarts(problem, o, stop,
-                                                           turn.setting_up),
-                 lambda o, stop, deadline, turn: cpsat.first(problem, o, stop, deadline, turn))
+                 lambda o: serial.first(problem, o),
+                 lambda o, stop, deadline, turn: cpsat.first(problem, o, stop, deadline, turn),
+                 lambda o, stop, setting_up: first_with_restarts(problem, o, stop, setting_up,
+                                                                 plain_first=False))
 
 
 def is_unique(problem: ExactCover, opts: Options) -> bool:
@@ -100,9 +110,9 @@ def is_unique(problem: ExactCover, opts: Options) -> bool:
     if opts.engine == "cp-sat":
         return cpsat.is_unique(problem, opts)
     return bool(_race(problem, opts, "is_unique",
-                      lambda o, stop, turn: serial.count(problem, o, limit=2) == 1,
-                      lambda o, stop, deadline, turn: cpsat.is_unique(problem, o, stop,
-                                                                      deadline, turn)))
+                      lambda o: serial.count(problem, o, limit=2) == 1,
+                      lambda o, stop, deadline, turn: cpsat.is_unique(problem, o, stop, deadline,
+                                                                      turn)))
 
 
 def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] | None,
@@ -113,8 +123,7 @@ def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] |
     if opts.engine == "cp-sat":
         return cpsat.best(problem, weight, opts, k=k, maximize=maximize)
     return _race(problem, opts, "best",
-                 lambda o, stop, turn: serial.best(problem, weight, o, k=k,
-                                                   maximize=maximize, bound=None),
+                 lambda o: serial.best(problem, weight, o, k=k, maximize=maximize, bound=None),
                  lambda o, stop, deadline, turn: cpsat.best(problem, weight, o, k=k,
                                                             maximize=maximize, stop=stop,
                                                             deadline=deadline, turn=turn))
@@ -125,18 +134,17 @@ def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] |
 
 def first_with_restarts(problem: ExactCover, opts: Options,
                         stop: threading.Event | None = None,
-                        before_run: Callable[[], object] | None = None
-                        ) -> tuple[Hashable, ...] | None:
-    """A solution by the core with restarts: the race's Dancing Links side of ``first``.
+                        before_run: Callable[[], object] | None = None, *,
+                        plain_first: bool = True) -> tuple[Hashable, ...] | None:
+    """A solution by the core with restarts: the race's restarts for ``first``.
 
-    Run 0 is the plain search with a budget of :data:`RESTART_NODES` nodes; run i
-    searches the options in the random order of seed ``opts.seed + i`` with twice
-    the budget of the run before, until a run finishes (a solution, or none: a
-    finished run has searched the whole tree).  The budgets double, so a problem
-    with no solution costs at most about twice a plain search, plus a layout per run.
-    ``max_nodes`` bounds the nodes of all runs together; the Stats add up over them.
-    ``before_run`` is called before each run lays its problem out (the race defers
-    CP-SAT's model building meanwhile).
+    Run 0 is the plain search with a budget of :data:`RESTART_NODES` nodes (without
+    ``plain_first``, the race's case, where the plain search runs beside: run 1 has
+    that budget); run i searches the options in the random order of seed
+    ``opts.seed + i`` with twice the budget of the run before, until a run finishes (a
+    solution, or none: a finished run has searched the whole tree).  ``max_nodes``
+    bounds the nodes of all runs together; the Stats add up over them.
+    ``before_run`` is called before each run lays its problem out.
 
     (The one place to switch to ``dlx.first(problem, restarts=True)``, randomised
     restarts inside the core, when it exists.)
@@ -145,19 +153,21 @@ def first_with_restarts(problem: ExactCover, opts: Options,
     total.nodes = total.updates = total.solutions = 0
     total.profile = []
     deadline = None if opts.timeout is None else time.monotonic() + opts.timeout
-    budget, left, run = RESTART_NODES, opts.max_nodes, 0
+    budget, left, run = RESTART_NODES, opts.max_nodes, 0 if plain_first else 1
     base = opts.seed or 0
     while True:
         if stop is not None and stop.is_set():
             raise cpsat.Stopped
         if before_run is not None:
             before_run()
+            if stop is not None and stop.is_set():
+                raise cpsat.Stopped
         this = budget if left is None else min(budget, left)
         finishing = left is not None and this == left
         stats = Stats()
         timeout = None if deadline is None else max(deadline - time.monotonic(), 1e-6)
         try:
-            found = serial.first(problem if run == 0 else _shuffled(problem, base + run),
+            found = serial.first(problem if run == 0 else _shuffled(problem, base + run, stop),
                                  opts.but(stats=stats, max_nodes=this, timeout=timeout,
                                           seed=None))
         except BudgetExceeded as e:
@@ -175,13 +185,22 @@ def first_with_restarts(problem: ExactCover, opts: Options,
         return found
 
 
-def _shuffled(problem: ExactCover, seed: int) -> ExactCover:
+def _shuffled(problem: ExactCover, seed: int, stop: threading.Event | None = None
+              ) -> ExactCover:
     """``problem`` with its options in the random order of ``seed`` (not kept with it, as
-    :func:`dlx.serial.seeded` keeps them: a restart uses each order once)."""
+    :func:`dlx.serial.seeded` keeps them: a restart uses each order once); ``stop`` is
+    looked at between the steps (a race's loser waits for none of the rest)."""
+    def check() -> None:
+        if stop is not None and stop.is_set():
+            raise cpsat.Stopped
+
     order = list(problem.options)
     random.Random(seed).shuffle(order)
-    return ExactCover({label: problem.options[label] for label in order},
-                      secondary=problem.secondary, primary=problem.primary,
+    check()
+    options = problem.options
+    shuffled = {label: options[label] for label in order}
+    check()
+    return ExactCover(shuffled, secondary=problem.secondary, primary=problem.primary,
                       bounds=problem.bounds, costs=problem.costs)
 
 
@@ -196,72 +215,155 @@ def _add(total: Stats, stats: Stats) -> None:
             total.profile.append(n)
 
 
+#: In a race for ``first``: check points (4,096 nodes each) of the plain search for each
+#: check point of the restarts, on the core they share.
+PLAIN_SHARE = 4
+
+
+class _Share:
+    """One core's time between the race's two Dancing Links searches for ``first``:
+    :data:`PLAIN_SHARE` check points of the plain search, then one of the restarts, and
+    so on (a search waits for its turn inside its progress callback, so the core's
+    loop is paused between two steps).  A search that is away (not started, laying a
+    problem out, or finished) leaves the core to the other.
+
+    Why both: the plain search never loses its work (it refutes Langford-like
+    problems, and finds some grids at once), the restarts escape the heavy tails the
+    plain order falls into (many queens); four fifths of the core for the plain one
+    keeps it within 1.25x of its time alone."""
+
+    def __init__(self, stop: threading.Event, deadline: float | None) -> None:
+        self.cond = threading.Condition()
+        self.turn, self.left = _PLAIN, PLAIN_SHARE
+        self.away = {_RESTARTS}
+        self.stop, self.deadline = stop, deadline
+
+    def tick(self, who: str) -> None:
+        """At a check point of ``who``: count it, and wait while it is the other's turn."""
+        with self.cond:
+            self.away.discard(who)
+            if self.turn == who:
+                self.left -= 1
+                if self.left <= 0:
+                    self._pass(who)
+            other = _RESTARTS if who == _PLAIN else _PLAIN
+            while self.turn != who and other not in self.away and not self.stop.is_set() \
+                    and (self.deadline is None or time.monotonic() < self.deadline):
+                self.cond.wait(cpsat.POLL)
+
+    def leave(self, who: str) -> None:
+        """``who`` is away (laying a problem out, or finished)."""
+        with self.cond:
+            self.away.add(who)
+            if self.turn == who:
+                self._pass(who)
+
+    def _pass(self, who: str) -> None:
+        self.turn = _RESTARTS if who == _PLAIN else _PLAIN
+        self.left = PLAIN_SHARE if self.turn == _PLAIN else 1
+        self.cond.notify_all()
+
+
 # ------------------------------------------------------------------ the race
 
 
-_DLX, _SAT = "dancing links", "cp-sat"
+_PLAIN, _RESTARTS, _SAT = "dancing links", "restarts", "cp-sat"
 
 
 def _race(problem: ExactCover, opts: Options, view: str,
-          dlx_side: Callable[[Options, Any, _Turn], Any],
-          sat_side: Callable[[Options, Any, float | None, _Turn], Any]) -> Any:
-    """Run both sides in threads; return the first definitive answer (see the module)."""
+          plain: Callable[[Options], Any],
+          sat: Callable[[Options, threading.Event, float | None, _Turn], Any],
+          restarts: Callable[[Options, threading.Event, Callable[[], object]], Any]
+          | None = None) -> Any:
+    """Run the sides in threads; return the first definitive answer (see the module)."""
     begun = time.monotonic()
     deadline = None if opts.timeout is None else begun + opts.timeout
     stop = threading.Event()
-    searching = threading.Event()           # the core's side is past its first layout
+    searching = threading.Event()           # the plain search is past its layout
+    restarting = threading.Event()          # the restarts are past their first layout
     turn = _Turn(stop)
+    share = _Share(stop, deadline)
     results: queue.Queue[tuple[str, bool, Any]] = queue.Queue()
-    stats = {_DLX: Stats(), _SAT: Stats()}
+    stats = {_PLAIN: Stats(), _RESTARTS: Stats(), _SAT: Stats()}
 
-    def checkpoint(_: Stats) -> None:
-        searching.set()
-        turn.searching()
-        if stop.is_set():
-            raise cpsat.Stopped
+    def side(name: str, run: Callable[[], Any]) -> Callable[[], None]:
+        def body() -> None:
+            try:
+                answer = run()
+            except BaseException as e:  # noqa: BLE001 - handed to the race's thread
+                if not isinstance(e, (BudgetExceeded, cpsat.Stopped)):
+                    stop.set()              # (an error ends the race: stop the others now)
+                results.put((name, False, e))
+            else:
+                stop.set()                  # a definitive answer: the others stop now
+                results.put((name, True, answer))
+            finally:
+                if name == _PLAIN:
+                    searching.set()
+                if name != _SAT:
+                    share.leave(name)
+                if name == _RESTARTS:
+                    restarting.set()
+                    turn.searching()
+                if name == _SAT:
+                    turn.give()
+        return body
 
-    def run_dlx() -> None:
-        try:
-            answer = dlx_side(opts.but(stats=stats[_DLX], progress=checkpoint, engine=None),
-                              stop, turn)
-        except BaseException as e:  # noqa: BLE001 - handed to the race's thread
-            if not isinstance(e, BudgetExceeded):
-                stop.set()                  # (an error ends the race: stop the other now)
-            results.put((_DLX, False, e))
-        else:
-            stop.set()                      # a definitive answer: the other side stops now
-            results.put((_DLX, True, answer))
-        finally:
-            searching.set()
-            turn.searching()
+    def checkpoint(who: str) -> Callable[[Stats], None]:
+        def check(_: Stats) -> None:
+            if who == _PLAIN:
+                searching.set()
+            else:
+                restarting.set()
+                turn.searching()
+            if restarts is not None:
+                share.tick(who)
+            if stop.is_set():
+                raise cpsat.Stopped
+        return check
 
-    def run_sat() -> None:
-        try:
-            while True:
-                if stop.is_set():
-                    raise cpsat.Stopped
-                if searching.is_set() and time.monotonic() >= begun + GRACE:
-                    break
-                searching.wait(cpsat.POLL)
-            answer = sat_side(opts.but(stats=stats[_SAT], progress=None), stop, deadline,
-                              turn)
-        except BaseException as e:  # noqa: BLE001 - handed to the race's thread
-            if not isinstance(e, (BudgetExceeded, cpsat.Stopped)):
-                stop.set()
-            results.put((_SAT, False, e))
-        else:
-            stop.set()
-            results.put((_SAT, True, answer))
-        finally:
-            turn.give()
+    def started(after: threading.Event | None = None) -> None:
+        """Wait for the plain search to be searching, GRACE seconds into the race (and
+        for ``after``: CP-SAT's side waits for the restarts' first run)."""
+        while True:
+            if stop.is_set():
+                raise cpsat.Stopped
+            if searching.is_set() and time.monotonic() >= begun + GRACE and (
+                    after is None or after.is_set()):
+                return
+            searching.wait(cpsat.POLL)
 
-    threads = [threading.Thread(target=run_dlx, name="dlx-race-core", daemon=True),
-               threading.Thread(target=run_sat, name="dlx-race-cp-sat", daemon=True)]
+    def run_plain() -> Any:
+        return plain(opts.but(stats=stats[_PLAIN], progress=checkpoint(_PLAIN), engine=None))
+
+    def run_sat() -> Any:
+        started(restarting if restarts is not None else None)
+        return sat(opts.but(stats=stats[_SAT], progress=None), stop, deadline, turn)
+
+    def run_restarts() -> Any:
+        assert restarts is not None
+        started()
+
+        def setting_up() -> None:
+            share.leave(_RESTARTS)
+            turn.setting_up()
+
+        return restarts(opts.but(stats=stats[_RESTARTS], progress=checkpoint(_RESTARTS),
+                                 engine=None), stop, setting_up)
+
+    sides = [(_PLAIN, run_plain), (_SAT, run_sat)]
+    if restarts is not None:
+        sides.append((_RESTARTS, run_restarts))
+    threads = [threading.Thread(target=side(name, run), name=f"dlx-race-{name}".replace(
+        " ", "-"), daemon=True) for name, run in sides]
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(min(switch, SWITCH))
     for t in threads:
         t.start()
     try:
-        return _referee(problem, opts, view, results, stats)
+        return _referee(problem, opts, view, results, stats, len(threads))
     finally:
+        sys.setswitchinterval(switch)
         stop.set()
         for t in threads:
             while t.is_alive():         # (a second Ctrl-C must not leave it running)
@@ -272,16 +374,17 @@ def _race(problem: ExactCover, opts: Options, view: str,
 
 
 def _referee(problem: ExactCover, opts: Options, view: str,
-             results: queue.Queue[tuple[str, bool, Any]], stats: dict[str, Stats]) -> Any:
+             results: queue.Queue[tuple[str, bool, Any]], stats: dict[str, Stats],
+             sides: int) -> Any:
     """Wait for the sides; the first answer wins (its Stats become the caller's)."""
     progress = opts.progress
     stopped: list[BudgetExceeded] = []
-    while len(stopped) < 2:
+    while len(stopped) < sides:
         try:
             side, ok, outcome = results.get(timeout=cpsat.POLL)
         except queue.Empty:
             if progress is not None:
-                progress(stats[_DLX])
+                progress(stats[_PLAIN])
             continue
         if ok:
             _verified(problem, view, outcome)
@@ -291,9 +394,10 @@ def _referee(problem: ExactCover, opts: Options, view: str,
             stopped.append(outcome)
             continue
         if isinstance(outcome, cpsat.Stopped):  # (the other side's error or answer comes)
+            sides -= 1
             continue
         raise outcome
-    # both ran out: the core's stop says it (a time limit rather than a budget if either)
+    # all ran out: the core's stop says it (a time limit rather than a budget if either)
     timed = [e for e in stopped if e.max_nodes is None]
     e = timed[0] if timed else stopped[0]
     e.frontier = None

@@ -146,7 +146,8 @@ def first(problem: ExactCover, **keywords: Unpack[Keywords]) -> tuple[Hashable, 
     """
     opts = Options.of("first", keywords)
     if opts.engine in SOLVERS:
-        return _solver(opts, "first").first(problem, opts)
+        sol: tuple[Hashable, ...] | None = _solver(opts, "first").first(problem, opts)
+        return sol
     if opts.executor is not None:
         return parallel.first(serial.seeded(problem, opts.seed), opts.executor, **_rest(opts))
     return serial.first(problem, opts)

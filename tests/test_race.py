@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from strategies import BUDGET, bounded_problems, colored_problems, problems
 
 import dlx
-from dlx import cpsat, race
+from dlx import race
 
 pytest.importorskip("ortools", reason="OR-Tools is in the dev extra (cp-sat)")
 
@@ -73,13 +73,12 @@ def test_no_solution_from_the_core_is_definitive():
 
 def test_the_cp_sat_side_can_win(monkeypatch):
     """A core side that never finishes (planted): CP-SAT's answer wins, verified."""
-    def endless(problem, opts, stop, before_run=None):
-        while not stop.is_set():
+    def endless(problem, opts):
+        while True:
             time.sleep(0.01)
-            opts.progress(opts.stats)      # the core's check point: CP-SAT may start
-        raise cpsat.Stopped
+            opts.progress(opts.stats)      # the core's check point (raises when stopped)
 
-    monkeypatch.setattr(race, "first_with_restarts", endless)
+    monkeypatch.setattr(race.serial, "first", endless)
     from problems import queens
 
     p = queens.encode(12)

@@ -18,6 +18,7 @@ never imports this package)::
     puzzles   dlx queens|langford|dominoes|pentominoes|rectangles -> common
     demo      dlx demo                       -> common
     common    exit codes, the batch rule, messages, input, the search session, stats
+    engines   --engine, defined once, and what cp-sat and race refuse
 
 This package itself imports nothing heavy (and ``import dlx`` loads nothing
 either): :func:`main` first puts the handlers of :data:`STOP` in place for Ctrl-C

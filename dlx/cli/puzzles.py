@@ -34,12 +34,10 @@ from .common import (
     EXIT_FOUND,
     EXIT_INPUT,
     EXIT_NONE,
-    SOLVERS,
     Batch,
     Deadline,
     InputError,
     add_checkpoint_arguments,
-    add_engine_argument,
     add_parallel_arguments,
     add_stats,
     checkpointing,
@@ -48,7 +46,6 @@ from .common import (
     executor_for,
     interrupted,
     line_cap,
-    one_answer,
     open_input,
     positive_int,
     print_stats,
@@ -58,6 +55,7 @@ from .common import (
     stopped,
     whole_number,
 )
+from .engines import SOLVERS, add_engine_argument, one_answer
 from .stop import STOP
 
 __all__ = ["add_parsers"]

@@ -39,11 +39,9 @@ from .common import (
     EXIT_INPUT,
     EXIT_MEMORY,
     Batch,
-    SOLVERS,
     Deadline,
     InputError,
     add_checkpoint_arguments,
-    add_engine_argument,
     add_parallel_arguments,
     checkpointing,
     counted,
@@ -52,7 +50,6 @@ from .common import (
     input_size,
     interrupted,
     line_cap,
-    one_answer,
     open_input,
     positive_int,
     print_stats,
@@ -61,6 +58,7 @@ from .common import (
     seconds,
     stopped,
 )
+from .engines import SOLVERS, add_engine_argument, one_answer
 
 __all__ = ["add_parsers", "run"]
 

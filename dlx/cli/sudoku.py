@@ -61,15 +61,14 @@ from problems import sudoku
 from .common import (
     EPILOG,
     EXIT_INPUT,
-    SOLVERS,
     InputError,
-    add_engine_argument,
     line_cap,
     message,
     open_input,
     positive_int,
     seconds,
 )
+from .engines import SOLVERS, add_engine_argument
 from .sudoku_batch import MAX_CHUNK, Session, print_sudoku_stats
 from .sudoku_gen import add_generate_parser, generate
 

@@ -20,7 +20,6 @@ import dlx
 from problems import sudoku
 
 from .common import (
-    SOLVERS,
     Batch,
     Deadline,
     counted,
@@ -31,6 +30,7 @@ from .common import (
     progress_wanted,
     slow_engine_note,
 )
+from .engines import SOLVERS
 
 __all__ = ["MAX_CHUNK", "CHUNK_SECONDS", "Session", "print_sudoku_stats", "write", "render",
            "progress_display"]
