@@ -1,35 +1,46 @@
 """``engine="race"``: Dancing Links and CP-SAT side by side; the first answer wins.
 
 Neither engine wins everywhere (the page "Which engine?" has the measured table).
-Dancing Links (the compiled core, with restarts for :func:`dlx.first`) finds a
-solution of some problems with a million options in seconds, and refutes some
-without a solution in seconds, where CP-SAT does not finish in minutes; CP-SAT
-fills some large empty grids in seconds where Dancing Links does not finish in hours.
-The race runs both at once and returns the first *definitive* answer: a solution,
-or "no solution" (either side's proof will do), or for :func:`dlx.is_unique` and
-:func:`dlx.best` the finished answer.  A side that runs out of its budget
-(``max_nodes``: the core's nodes, CP-SAT's conflicts) leaves the race to the
-other; when both have, :class:`~dlx.BudgetExceeded` is raised.
+Dancing Links finds a solution of some problems with a million options in seconds,
+and refutes some without a solution in seconds, where CP-SAT does not finish in
+minutes; CP-SAT fills some large grids in seconds where Dancing Links does not
+finish in hours.  The race runs both at once and returns the first *definitive*
+answer: a solution, or "no solution" (any side's proof will do), or for
+:func:`dlx.is_unique` and :func:`dlx.best` the finished answer.  A side that runs
+out of its budget (``max_nodes``: the core's nodes, CP-SAT's conflicts) leaves the
+race to the others; when all have, :class:`~dlx.BudgetExceeded` is raised.
 
-The loser is stopped at once (the core at its next check point, every 4,096
-nodes; CP-SAT by ``StopSearch``) and waited for: after an answer, an error, a
+The sides, each a thread: the core's plain search (``is_unique``: its count up to
+two; ``best``: its branch and bound) and CP-SAT; for ``first`` also the core's
+restarts (:func:`first_with_restarts`), which escape the heavy tails of the plain
+order, while the plain search keeps its work (it refutes, and some instances it
+solves at once are beyond the restarts).  The two core searches take turns on one
+core (:class:`_Share`: four check points of the plain search to one of the
+restarts), CP-SAT has the other.  The restarts and CP-SAT start :data:`GRACE`
+seconds into the race, once the plain search is searching: a problem the core
+finishes sooner never pays for them.
+
+The losers are stopped at once (the core at its next check point, every 4,096
+nodes; CP-SAT by ``StopSearch``; a model being built or a problem being laid out
+between two of its steps) and waited for: after an answer, an error, a
 ``progress`` callback that raises (Ctrl-C in the ``dlx`` command), or the time
 limit, no thread of the race is left running.
 
-Threads, not processes (measured in ``bench/hard.py --transport``): both sides
-release the GIL while they search (the core after its first few thousand
+Threads, not processes (measured by ``bench/hard.py --transport``): every side
+releases the GIL while it searches (the core after its first few thousand
 updates, CP-SAT for its whole ``solve``), a thread starts in a fraction of a
-millisecond where a process must import OR-Tools again (0.4 s) or be forked from
-a process that has threads, and a problem needs no shipping: a million-option
-problem pickles to 63 MB, which costs seconds each way.  Threads also die with
-the process when it is killed (SIGKILL), where a child process would be left
-running.  What threads cost: the parts of both sides that run Python (laying
-the problem out, building CP-SAT's model) share one core; so CP-SAT's side
-starts building once the core's side is searching (its first check point), and
-never slows the core's layout.
+millisecond where a process must import OR-Tools again (0.4 s alone, seconds on a
+busy machine) or be forked from a process that has threads, and a problem needs no
+shipping: a million-option problem pickles to 63 MB, which costs seconds each way.
+Threads also die with the process when it is killed (SIGKILL), where a child
+process would be left running.  What threads cost: the Python of the sides
+(laying problems out, importing OR-Tools, building the model) shares the GIL; so
+the sides take turns at it (:class:`_Turn`, the core first), and Python's switch
+interval is :data:`SWITCH` during a race, so that a core search waiting at a check
+point for the GIL waits little.
 
 :class:`~dlx.Stats` are the winner's; ``progress`` is called about ten times a
-second with the Dancing Links side's statistics.
+second with the plain search's statistics.
 """
 
 from __future__ import annotations
