@@ -17,6 +17,12 @@ variable ``DLX_ENGINE`` decides, and then ``"auto"``.
   under the rules ``"mrv"`` and ``"first"``, not counting by caching and not
   :func:`dlx.best`: anything else runs on the links whatever is asked.
 
+Two more names are not Dancing Links (:data:`SOLVERS`): ``"cp-sat"`` hands
+:func:`dlx.first`, :func:`dlx.is_unique` and :func:`dlx.best` to OR-Tools' CP-SAT
+(:mod:`dlx.cpsat`), and ``"race"`` runs the core and CP-SAT side by side
+(:mod:`dlx.race`); every other request refuses them, saying why (:func:`refusal`),
+and ``DLX_ENGINE`` does not take them.
+
 Whatever the choice, a few requests always run on the pure engine, because they
 call back into Python at every step: :func:`dlx.trace`, a callable
 ``heuristic=`` and a ``bound=`` hook for :func:`dlx.best`; so do problems too big

@@ -238,9 +238,9 @@ class _Share:
     loop is paused between two steps).  A search that is away (not started, laying a
     problem out, or finished) leaves the core to the other.
 
-    Why both: the plain search never loses its work (it refutes Langford-like
-    problems, and finds some grids at once), the restarts escape the heavy tails the
-    plain order falls into (many queens); four fifths of the core for the plain one
+    Why both: the plain search never loses its work (it refutes, and finds some
+    solutions at once that no random order finds), the restarts escape the heavy
+    tails the plain order falls into; four fifths of the core for the plain one
     keeps it within 1.25x of its time alone."""
 
     def __init__(self, stop: threading.Event, deadline: float | None) -> None:
