@@ -130,8 +130,48 @@ def cell(row: str, engine: str, limit: float) -> dict[str, object]:
 _CPU = [0.0]
 
 
+class _Sides:
+    """The CPU time of each side of a race (its thread), sampled every 20 ms from
+    /proc/self/task (a thread's entry is gone once it is joined)."""
+
+    def __init__(self) -> None:
+        self.cpu: dict[str, float] = {}
+        self.done = threading.Event()
+        self.tick = os.sysconf("SC_CLK_TCK")
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+
+    def sample(self) -> None:
+        while not self.done.wait(0.02):
+            for t in threading.enumerate():
+                if t.name.startswith("dlx-") and t.native_id is not None:
+                    try:
+                        stat = Path(f"/proc/self/task/{t.native_id}/stat").read_text()
+                    except OSError:
+                        continue
+                    fields = stat.rsplit(")", 1)[1].split()
+                    self.cpu[t.name] = (int(fields[11]) + int(fields[12])) / self.tick
+
+    def stop(self) -> dict[str, float]:
+        self.done.set()
+        self.thread.join()
+        return self.cpu
+
+
 def _cell(row: str, engine: str, limit: float) -> dict[str, object]:
     problem = ROWS[row]()
+    sides = _Sides() if engine == "race" else None
+    try:
+        result = _timed(problem, engine, limit)
+    finally:
+        if sides is not None:
+            result_sides = sides.stop()
+    if sides is not None:
+        result["sides"] = result_sides
+    return result
+
+
+def _timed(problem: dlx.ExactCover, engine: str, limit: float) -> dict[str, object]:
     _CPU[0] = time.process_time()
     start = time.perf_counter()
     try:
@@ -184,15 +224,18 @@ def table(rows: list[str], limit: float) -> None:
           flush=True)
     print()
     print("| instance (first solution) | " + " | ".join(HEADS[e] for e in ENGINES)
-          + " | race target |")
-    print("|---|" + "---|" * (len(ENGINES) + 1), flush=True)
+          + " | race: CPU by side (plain / restarts / cp-sat) | race target |")
+    print("|---|" + "---|" * (len(ENGINES) + 2), flush=True)
     verdicts = []
     for row in rows:
         results = {e: run_cell(row, e, limit) for e in ENGINES}
         verdict = target(row, results, limit)
         verdicts.append((row, verdict))
+        sides = results["race"].get("sides") or {}
+        by_side = " / ".join(f"{sides.get(f'dlx-race-{name}', 0.0):.2f}"  # type: ignore[union-attr]
+                             for name in ("dancing-links", "restarts", "cp-sat"))
         print(f"| {row} | " + " | ".join(shown(results[e], limit) for e in ENGINES)
-              + f" | {verdict} |", flush=True)
+              + f" | {by_side} | {verdict} |", flush=True)
     print()
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
