@@ -248,15 +248,11 @@ class Model:
 
 class Solve:
     """One call's solves on a model: the limits (a deadline, conflicts left), the
-    progress callback, the statistics, and a stop from another thread.  With a
-    ``turn`` (the race's), the model is built while the turn is held (``take()`` at
-    each check, ``give()`` before solving), so that the Python work of the core's
-    side (laying a problem out) never shares the GIL with this one's."""
+    progress callback, the statistics, and a stop from another thread (the race's)."""
 
     def __init__(self, opts: Options, deadline: float | None,
-                 stop: threading.Event | None = None, turn: Any = None) -> None:
+                 stop: threading.Event | None = None) -> None:
         self.opts = opts
-        self.turn = turn            # (the race's: who may run Python now)
         self.deadline = deadline
         self.conflicts_left = opts.max_nodes
         self.stats = Stats() if opts.stats is None else opts.stats
@@ -272,8 +268,6 @@ class Solve:
             raise Stopped
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise self.out_of_budget(None)
-        if self.turn is not None:
-            self.turn.take()
 
     def out_of_budget(self, found: Any) -> BudgetExceeded:
         opts = self.opts
@@ -299,8 +293,6 @@ class Solve:
             params.max_time_in_seconds = max(self.deadline - time.monotonic(), 1e-3)
         if self.conflicts_left is not None:
             params.max_number_of_conflicts = self.conflicts_left
-        if self.turn is not None:
-            self.turn.give()
         status = self._watched(solver, model)
         self.stats.nodes += solver.num_branches
         if self.conflicts_left is not None:
@@ -374,20 +366,19 @@ def _deadline(opts: Options) -> float | None:
 
 
 def first(problem: ExactCover, opts: Options, stop: threading.Event | None = None,
-          deadline: float | None = None, turn: Any = None
-          ) -> tuple[Hashable, ...] | None:
+          deadline: float | None = None) -> tuple[Hashable, ...] | None:
     """:func:`dlx.first` on CP-SAT: a solution (not the first in Dancing Links' order).
-    (``stop``, ``deadline``, ``turn``: the race's, see :class:`Solve`.)"""
-    run = Solve(opts, deadline if deadline is not None else _deadline(opts), stop, turn)
+    (``stop``, ``deadline``: the race's, see :class:`Solve`.)"""
+    run = Solve(opts, deadline if deadline is not None else _deadline(opts), stop)
     model = Model(problem, opts, run.check)
     chosen = run.run(model)
     return None if chosen is None else _labels(model, chosen)
 
 
 def is_unique(problem: ExactCover, opts: Options, stop: threading.Event | None = None,
-              deadline: float | None = None, turn: Any = None) -> bool:
+              deadline: float | None = None) -> bool:
     """:func:`dlx.is_unique` on CP-SAT: a solution, then a second solve excluding it."""
-    run = Solve(opts, deadline if deadline is not None else _deadline(opts), stop, turn)
+    run = Solve(opts, deadline if deadline is not None else _deadline(opts), stop)
     model = Model(problem, opts, run.check)
     chosen = run.run(model)
     if chosen is None:
@@ -402,15 +393,14 @@ def is_unique(problem: ExactCover, opts: Options, stop: threading.Event | None =
 
 def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] | None,
          opts: Options, *, k: int | None, maximize: bool | None,
-         stop: threading.Event | None = None, deadline: float | None = None,
-         turn: Any = None) -> Any:
+         stop: threading.Event | None = None, deadline: float | None = None) -> Any:
     """:func:`dlx.best` on CP-SAT: the best by the objective; ``k`` best by successive
     exclusion (ties in CP-SAT's order, not the search order of Dancing Links)."""
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
         raise ExactCoverError(f"k must be a positive whole number or None, not {shown(k)}")
     if maximize is None:
         maximize = weight is not None
-    run = Solve(opts, deadline if deadline is not None else _deadline(opts), stop, turn)
+    run = Solve(opts, deadline if deadline is not None else _deadline(opts), stop)
     weights = _weights(problem, weight)
     scaled, unit = scaled_weights(weights)
     model = Model(problem, opts, run.check)

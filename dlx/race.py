@@ -34,10 +34,11 @@ busy machine) or be forked from a process that has threads, and a problem needs 
 shipping: a million-option problem pickles to 63 MB, which costs seconds each way.
 Threads also die with the process when it is killed (SIGKILL), where a child
 process would be left running.  What threads cost: the Python of the sides
-(laying problems out, importing OR-Tools, building the model) shares the GIL; so
-the sides take turns at it (:class:`_Turn`, the core first), and Python's switch
-interval is :data:`SWITCH` during a race, so that a core search waiting at a check
-point for the GIL waits little.
+(laying problems out, importing OR-Tools, building the model) shares the GIL, and
+a core search takes the GIL at each check point; so Python's switch interval is
+:data:`SWITCH` during a race, and a search waiting for the GIL waits little.  (Two
+cores are needed: on a machine so busy that the race's process gets one core's
+share, its sides split that share.)
 
 :class:`~dlx.Stats` are the winner's; ``progress`` is called about ten times a
 second with the plain search's statistics.
@@ -67,7 +68,7 @@ __all__ = ["first", "is_unique", "best", "check_keywords", "first_with_restarts"
 #: CP-SAT's side starts this many seconds after the race at the earliest (and once the
 #: core's side is searching): a search the core finishes sooner never pays for OR-Tools'
 #: import (0.4 s, holding the GIL) nor for waiting until that import is over.
-GRACE = 0.3
+GRACE = 0.5
 
 #: Python's switch interval during a race (seconds; 0.005 otherwise): the core's search
 #: takes the GIL at each check point (every 4,096 nodes, a few milliseconds), and while
@@ -109,7 +110,7 @@ def first(problem: ExactCover, opts: Options) -> tuple[Hashable, ...] | None:
         return cpsat.first(problem, opts)
     return _race(problem, opts, "first",  # type: ignore[no-any-return]
                  lambda o: serial.first(problem, o),
-                 lambda o, stop, deadline, turn: cpsat.first(problem, o, stop, deadline, turn),
+                 lambda o, stop, deadline: cpsat.first(problem, o, stop, deadline),
                  lambda o, stop, setting_up: first_with_restarts(problem, o, stop, setting_up,
                                                                  plain_first=False))
 
@@ -122,8 +123,7 @@ def is_unique(problem: ExactCover, opts: Options) -> bool:
         return cpsat.is_unique(problem, opts)
     return bool(_race(problem, opts, "is_unique",
                       lambda o: serial.count(problem, o, limit=2) == 1,
-                      lambda o, stop, deadline, turn: cpsat.is_unique(problem, o, stop, deadline,
-                                                                      turn)))
+                      lambda o, stop, deadline: cpsat.is_unique(problem, o, stop, deadline)))
 
 
 def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] | None,
@@ -135,9 +135,9 @@ def best(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, Any] |
         return cpsat.best(problem, weight, opts, k=k, maximize=maximize)
     return _race(problem, opts, "best",
                  lambda o: serial.best(problem, weight, o, k=k, maximize=maximize, bound=None),
-                 lambda o, stop, deadline, turn: cpsat.best(problem, weight, o, k=k,
-                                                            maximize=maximize, stop=stop,
-                                                            deadline=deadline, turn=turn))
+                 lambda o, stop, deadline: cpsat.best(problem, weight, o, k=k,
+                                                      maximize=maximize, stop=stop,
+                                                      deadline=deadline))
 
 
 # ------------------------------------------------------------------ the Dancing Links side
@@ -149,12 +149,14 @@ def first_with_restarts(problem: ExactCover, opts: Options,
                         plain_first: bool = True) -> tuple[Hashable, ...] | None:
     """A solution by the core with restarts: the race's restarts for ``first``.
 
-    Run 0 is the plain search with a budget of :data:`RESTART_NODES` nodes (without
-    ``plain_first``, the race's case, where the plain search runs beside: run 1 has
-    that budget); run i searches the options in the random order of seed
-    ``opts.seed + i`` with twice the budget of the run before, until a run finishes (a
-    solution, or none: a finished run has searched the whole tree).  ``max_nodes``
-    bounds the nodes of all runs together; the Stats add up over them.
+    Run 0 is the plain search with a budget of :data:`RESTART_NODES` nodes, or as many
+    as the problem has options if that is more (a run then searches about as long as
+    its problem took to lay out); without ``plain_first`` (the race's case, where the
+    plain search runs beside) run 1 has that budget.  Run i searches the options in
+    the random order of seed ``opts.seed + i`` with twice the budget of the run
+    before, until a run finishes (a solution, or none: a finished run has searched
+    the whole tree).  ``max_nodes`` bounds the nodes of all runs together; the Stats
+    add up over them.
     ``before_run`` is called before each run lays its problem out.
 
     (The one place to switch to ``dlx.first(problem, restarts=True)``, randomised
@@ -164,7 +166,8 @@ def first_with_restarts(problem: ExactCover, opts: Options,
     total.nodes = total.updates = total.solutions = 0
     total.profile = []
     deadline = None if opts.timeout is None else time.monotonic() + opts.timeout
-    budget, left, run = RESTART_NODES, opts.max_nodes, 0 if plain_first else 1
+    budget = max(RESTART_NODES, len(problem.options))
+    left, run = opts.max_nodes, 0 if plain_first else 1
     base = opts.seed or 0
     while True:
         if stop is not None and stop.is_set():
@@ -283,7 +286,7 @@ _PLAIN, _RESTARTS, _SAT = "dancing links", "restarts", "cp-sat"
 
 def _race(problem: ExactCover, opts: Options, view: str,
           plain: Callable[[Options], Any],
-          sat: Callable[[Options, threading.Event, float | None, _Turn], Any],
+          sat: Callable[[Options, threading.Event, float | None], Any],
           restarts: Callable[[Options, threading.Event, Callable[[], object]], Any]
           | None = None) -> Any:
     """Run the sides in threads; return the first definitive answer (see the module)."""
@@ -291,8 +294,6 @@ def _race(problem: ExactCover, opts: Options, view: str,
     deadline = None if opts.timeout is None else begun + opts.timeout
     stop = threading.Event()
     searching = threading.Event()           # the plain search is past its layout
-    restarting = threading.Event()          # the restarts are past their first layout
-    turn = _Turn(stop)
     share = _Share(stop, deadline)
     results: queue.Queue[tuple[str, bool, Any]] = queue.Queue()
     stats = {_PLAIN: Stats(), _RESTARTS: Stats(), _SAT: Stats()}
@@ -313,34 +314,24 @@ def _race(problem: ExactCover, opts: Options, view: str,
                     searching.set()
                 if name != _SAT:
                     share.leave(name)
-                if name == _RESTARTS:
-                    restarting.set()
-                    turn.searching()
-                if name == _SAT:
-                    turn.give()
         return body
 
     def checkpoint(who: str) -> Callable[[Stats], None]:
         def check(_: Stats) -> None:
             if who == _PLAIN:
                 searching.set()
-            else:
-                restarting.set()
-                turn.searching()
             if restarts is not None:
                 share.tick(who)
             if stop.is_set():
                 raise cpsat.Stopped
         return check
 
-    def started(after: threading.Event | None = None) -> None:
-        """Wait for the plain search to be searching, GRACE seconds into the race (and
-        for ``after``: CP-SAT's side waits for the restarts' first run)."""
+    def started() -> None:
+        """Wait for the plain search to be searching, GRACE seconds into the race."""
         while True:
             if stop.is_set():
                 raise cpsat.Stopped
-            if searching.is_set() and time.monotonic() >= begun + GRACE and (
-                    after is None or after.is_set()):
+            if searching.is_set() and time.monotonic() >= begun + GRACE:
                 return
             searching.wait(cpsat.POLL)
 
@@ -348,19 +339,15 @@ def _race(problem: ExactCover, opts: Options, view: str,
         return plain(opts.but(stats=stats[_PLAIN], progress=checkpoint(_PLAIN), engine=None))
 
     def run_sat() -> Any:
-        started(restarting if restarts is not None else None)
-        return sat(opts.but(stats=stats[_SAT], progress=None), stop, deadline, turn)
+        started()
+        return sat(opts.but(stats=stats[_SAT], progress=None), stop, deadline)
 
     def run_restarts() -> Any:
         assert restarts is not None
         started()
 
-        def setting_up() -> None:
-            share.leave(_RESTARTS)
-            turn.setting_up()
-
         return restarts(opts.but(stats=stats[_RESTARTS], progress=checkpoint(_RESTARTS),
-                                 engine=None), stop, setting_up)
+                                 engine=None), stop, lambda: share.leave(_RESTARTS))
 
     sides = [(_PLAIN, run_plain), (_SAT, run_sat)]
     if restarts is not None:
@@ -415,51 +402,6 @@ def _referee(problem: ExactCover, opts: Options, view: str,
     _report(opts, e.stats if isinstance(e.stats, Stats) else Stats())
     e.stats = opts.stats if opts.stats is not None else e.stats
     raise e
-
-
-class _Turn:
-    """Which side may run Python now.  Both sides search without the GIL, but both
-    have Python to run first: the core's side lays each run's problem out, CP-SAT's
-    side imports OR-Tools and builds its model.  Sharing the GIL, each would go at
-    half speed (worse: a thread waiting for the GIL waits its switch interval at
-    every turn); so they take turns, the core's side first: CP-SAT's side holds the
-    turn while it builds (between two checks, a few thousand options, or the import),
-    and gives it up at its next check whenever the core's side is setting up."""
-
-    def __init__(self, stop: threading.Event) -> None:
-        self.lock = threading.Lock()
-        self.quiet = threading.Event()      # the core's side is not setting up
-        self.quiet.set()
-        self.held = False
-        self.stop = stop
-
-    # the core's side
-    def setting_up(self) -> None:
-        """Before laying a problem out: wait for CP-SAT's side to give the turn."""
-        self.quiet.clear()
-        with self.lock:
-            pass
-
-    def searching(self) -> None:
-        """The core is searching (without the GIL): CP-SAT's side may build again."""
-        self.quiet.set()
-
-    # CP-SAT's side
-    def take(self) -> None:
-        """Hold the turn (after the core's side's setting up, if it is at that)."""
-        if self.held and self.quiet.is_set():
-            return
-        self.give()
-        while not self.quiet.wait(cpsat.POLL):
-            if self.stop.is_set():
-                raise cpsat.Stopped
-        self.lock.acquire()
-        self.held = True
-
-    def give(self) -> None:
-        if self.held:
-            self.held = False
-            self.lock.release()
 
 
 def _verified(problem: ExactCover, view: str, answer: Any) -> None:
