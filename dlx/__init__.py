@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from . import viz
     from .deadline import Deadline
+    from .dimacs import write_dimacs
     from .engine import engine_for
     from .errors import (
         BudgetExceeded,
@@ -69,7 +70,7 @@ __all__ = [
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not", "engine_for", "reduce", "Reduced",
-    "read_dlx", "write_dlx", "read_lines", "MAX_LINE_LENGTH", "viz",
+    "read_dlx", "write_dlx", "write_dimacs", "read_lines", "MAX_LINE_LENGTH", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded", "Deadline",
     "ZDD", "zdd",
@@ -84,7 +85,7 @@ _HOME = {
     "Estimate": "estimate", "estimate": "estimate", "engine_for": "engine",
     "Backtrack": "events", "Choose": "events", "Cover": "events", "Event": "events",
     "Solution": "events", "Stats": "events", "Try": "events", "Uncover": "events",
-    "read_dlx": "formats", "write_dlx": "formats",
+    "read_dlx": "formats", "write_dlx": "formats", "write_dimacs": "dimacs",
     "read_lines": "lines", "MAX_LINE_LENGTH": "lines",
     "split": "parallel",
     "Answer": "prepared", "Codes": "prepared", "CodedAnswers": "prepared",

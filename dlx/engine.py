@@ -17,6 +17,12 @@ variable ``DLX_ENGINE`` decides, and then ``"auto"``.
   under the rules ``"mrv"`` and ``"first"``, not counting by caching and not
   :func:`dlx.best`: anything else runs on the links whatever is asked.
 
+Two more names are not Dancing Links (:data:`SOLVERS`): ``"cp-sat"`` hands
+:func:`dlx.first`, :func:`dlx.is_unique` and :func:`dlx.best` to OR-Tools' CP-SAT
+(:mod:`dlx.cpsat`), and ``"race"`` runs the core and CP-SAT side by side
+(:mod:`dlx.race`); every other request refuses them, saying why (:func:`refusal`),
+and ``DLX_ENGINE`` does not take them.
+
 Whatever the choice, a few requests always run on the pure engine, because they
 call back into Python at every step: :func:`dlx.trace`, a callable
 ``heuristic=`` and a ``bound=`` hook for :func:`dlx.best`; so do problems too big
@@ -59,13 +65,18 @@ try:
 except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
-__all__ = ["ENGINES", "MAX_BOUND", "available", "active", "describe", "select", "fits",
+__all__ = ["ENGINES", "SOLVERS", "refusal", "MAX_BOUND", "available", "active", "describe",
+           "select", "fits",
            "representation",
            "engine_for",
            "fits_best", "table", "budget", "restartable"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
 ENGINES = ("auto", "c", "python", "c-links", "c-bits")
+
+#: The back-ends that are not Dancing Links: they answer ``first``, ``is_unique`` and
+#: ``best`` (:mod:`dlx.cpsat`, :mod:`dlx.race`), and every other request refuses them.
+SOLVERS = ("cp-sat", "race")
 
 def available() -> bool:
     """True when the compiled core ``dlx._core`` can be imported."""
@@ -78,10 +89,25 @@ def _requested(engine: str | None) -> str:
         where = "the DLX_ENGINE environment variable"
     else:
         where = "engine="
+    if engine in SOLVERS:
+        raise ExactCoverError(refusal(engine) if where == "engine=" else
+                              f"{where} names a Dancing Links engine ('auto', 'c' or"
+                              f" 'python'); give engine={engine!r} to first, is_unique or best")
     if engine not in ENGINES:
         raise ExactCoverError(f"{where} must be 'auto', 'c' or 'python' (or 'c-links',"
-                              f" 'c-bits'), not {shown(engine)}")
+                              f" 'c-bits', 'cp-sat', 'race'), not {shown(engine)}")
     return engine
+
+
+def refusal(engine: str, view: str = "this search") -> str:
+    """Why ``engine`` (a solver, :data:`SOLVERS`) cannot serve ``view``.
+
+    >>> refusal("cp-sat", "count")  # doctest: +ELLIPSIS
+    "engine='cp-sat' cannot do count: CP-SAT finds one solution per solve; ..."
+    """
+    return (f"engine={engine!r} cannot do {view}: CP-SAT finds one solution per solve;"
+            " listing or counting them is Dancing Links' work (engine='auto', 'c' or"
+            " 'python'); engine='cp-sat' and 'race' serve first, is_unique and best")
 
 
 def select(engine: str | None = None) -> bool:

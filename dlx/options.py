@@ -34,6 +34,8 @@ Unpack[Keywords]``), and :class:`Options` holds them checked, for the searches:
 ``engine``
     ``"auto"``, ``"c"`` or ``"python"``; ``"c-links"`` and ``"c-bits"`` pick one of the
     core's two representations, for tests and benchmarks (see :mod:`dlx.engine`).
+    ``"cp-sat"`` (OR-Tools' CP-SAT, :mod:`dlx.cpsat`) and ``"race"`` (the core and
+    CP-SAT side by side, :mod:`dlx.race`) serve ``first``, ``is_unique`` and ``best``.
 ``executor``
     None: search here.  Any :class:`concurrent.futures.Executor` (a process pool,
     a Dask cluster's): cut the tree into pieces (:func:`dlx.split`) and search
@@ -67,7 +69,7 @@ __all__ = ["Keywords", "SearchKeywords", "Options", "Engine", "Progress", "check
            "check_seconds"]
 
 #: The values of ``engine=``.
-Engine: TypeAlias = Literal["auto", "c", "python", "c-links", "c-bits"]
+Engine: TypeAlias = Literal["auto", "c", "python", "c-links", "c-bits", "cp-sat", "race"]
 
 #: A ``progress`` callback: called with the Stats (or a parallel run's Report).
 Progress: TypeAlias = Callable[[Stats], object]

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import parallel, restarts, serial
 from .bound import Number, SearchState
+from .engine import SOLVERS, refusal
 from .errors import ExactCoverError
 from .events import Event
 from .options import Engine, Keywords, Options, check_positive
@@ -83,6 +84,7 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
     [('x', 'y')]
     """
     opts = Options.of("solutions", keywords)
+    _not_on_solver(opts, "solutions")
     if symmetry is not False and not up_to_symmetry:
         raise ExactCoverError("solutions() takes symmetry= with up_to_symmetry=True (the"
                               " group to list one solution per orbit of)")
@@ -155,6 +157,7 @@ def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = 
     2
     """
     opts = Options.of("count", keywords)
+    _not_on_solver(opts, "count")
     if symmetry is not False or up_to_symmetry:
         from . import orbits
 
@@ -196,6 +199,12 @@ def first(problem: ExactCover, **keywords: Unpack[Keywords]) -> tuple[Hashable, 
     (('z5', 'y1', 'z2'), ('z5', 'x6'), ('z5', 'x3'))
     """
     opts = Options.of("first", keywords)
+    if opts.engine in SOLVERS:
+        if opts.restarts:
+            raise ExactCoverError(f"restarts=True searches on the core: engine={opts.engine!r}"
+                                  " runs its own search (leave out one of them)")
+        sol: tuple[Hashable, ...] | None = _solver(opts, "first").first(problem, opts)
+        return sol
     if opts.restarts:
         return restarts.first(problem, opts)
     if opts.executor is not None:
@@ -210,6 +219,9 @@ def is_unique(problem: ExactCover, **keywords: Unpack[Keywords]) -> bool:
     >>> dlx.is_unique(dlx.ExactCover({"x": ["a"], "y": ["b"]}))
     True
     """
+    if keywords.get("engine") in SOLVERS:
+        opts = Options.of("is_unique", keywords)
+        return bool(_solver(opts, "is_unique").is_unique(problem, opts))
     return count(problem, limit=2, **keywords) == 1
 
 
@@ -283,6 +295,10 @@ def best(problem: ExactCover,
     [(3, ('z', 'x', 'y')), (4, ('z', 'xy')), (4, ('xyz',))]
     """
     opts = Options.of("best", keywords)
+    if opts.engine in SOLVERS:
+        if bound is not None or checkpoint is not None or checkpoint_every is not None:
+            raise ExactCoverError(f"engine={opts.engine!r} takes no bound= hook nor checkpoint")
+        return _solver(opts, "best").best(problem, weight, opts, k=k, maximize=maximize)
     if opts.executor is not None or checkpoint is not None:
         return parallel.best(serial.seeded(problem, opts.seed), weight, _executor(opts), k=k,
                              maximize=maximize, bound=bound, **_rest(opts),
@@ -344,6 +360,19 @@ def zdd(problem: ExactCover, *, cache: bool | int = True,
     if opts.executor is not None:
         raise ExactCoverError("the ZDD is built in one process: it takes no executor")
     return serial.zdd(problem, opts, cache=cache)
+
+
+def _solver(opts: Options, view: str) -> Any:
+    """The module that runs ``engine="cp-sat"`` and ``engine="race"`` (loaded when asked)."""
+    from . import race
+
+    race.check_keywords(opts, view)
+    return race
+
+
+def _not_on_solver(opts: Options, view: str) -> None:
+    if opts.engine in SOLVERS:
+        raise ExactCoverError(refusal(opts.engine, view))
 
 
 def _rest(opts: Options) -> dict[str, Any]:

@@ -14,6 +14,7 @@ The modules, each importing only those below it::
     solve     dlx solve (Knuth's format)     -> judges, common
     judges    HUST 1017 and POJ 3740 batches -> common
     common    exit codes, the batch rule, messages, input, the search session, stats
+    engines   --engine, defined once, and what cp-sat and race refuse
     stop      what Ctrl-C and SIGTERM do (:data:`STOP`)
 
 This package itself imports nothing heavy (and ``import dlx`` loads nothing
@@ -67,7 +68,9 @@ exit codes, :class:`Batch` (the batch rule), :class:`Deadline`, the argparse typ
 :func:`slow_engine_note`), and statistics tables (:func:`print_stats`,
 :func:`print_table`, :func:`add_stats`), :func:`engine_name` (which engine
 searches, for a banner), and the symmetry options of the counting and listing commands
-(:func:`add_symmetry_arguments`, :func:`symmetry_keywords`, :func:`symmetry_rows`).
+(:func:`add_symmetry_arguments`, :func:`symmetry_keywords`, :func:`symmetry_rows`), and
+``--engine`` (:func:`add_engine_argument`; :data:`SOLVERS`, the engines that find one
+solution at a time, and :func:`one_answer`, what they refuse).
 Nothing else of ``dlx.cli`` is promised.
 """
 
@@ -121,6 +124,7 @@ if TYPE_CHECKING:
         stopped,
         whole_number,
     )
+    from .engines import SOLVERS, add_engine_argument, one_answer
     from .solve import add_symmetry_arguments, symmetry_keywords, symmetry_rows
 else:
     _ModuleType = type(sys)
@@ -137,12 +141,14 @@ __all__ = [
     "resume_note", "search_session", "progress_wanted", "is_terminal", "slow_engine_note",
     "print_stats", "print_table", "add_stats", "engine_name",
     "add_symmetry_arguments", "symmetry_keywords", "symmetry_rows",
+    "SOLVERS", "add_engine_argument", "one_answer",
 ]
 
 # The module of each name above but the first four, loaded on first use (PEP 562), so
 # that ``import dlx.cli`` (the console script's first import) loads only :mod:`.stop`.
 _HOME = {name: "common" for name in __all__[5:]} | {"COMMANDS": "app"} | {
-    name: "solve" for name in ("add_symmetry_arguments", "symmetry_keywords", "symmetry_rows")}
+    name: "solve" for name in ("add_symmetry_arguments", "symmetry_keywords", "symmetry_rows")} | {
+    name: "engines" for name in ("SOLVERS", "add_engine_argument", "one_answer")}
 
 
 def __getattr__(name: str) -> object:

@@ -60,6 +60,7 @@ from .common import (
     stopped,
     whole_number,
 )
+from .engines import SOLVERS, add_engine_argument, one_answer
 from .stop import Terminated
 
 __all__ = ["add_parsers", "run", "add_symmetry_arguments", "symmetry_keywords",
@@ -124,6 +125,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     add_symmetry_arguments(solve)
     add_parallel_arguments(solve)
     add_checkpoint_arguments(solve)
+    add_engine_argument(solve, "searches (cp-sat and race print one solution, or --best K)")
     solve.set_defaults(func=run)
 
 
@@ -185,6 +187,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     if _restarts_clash(args):
         return EXIT_INPUT
+    why = one_answer(args, "--limit N above 1") or (
+        f"--engine {args.engine} goes with Knuth's format, not --format {args.format}"
+        if args.engine in SOLVERS and args.format in ("hust", "matrix") else None)
+    if why is not None:
+        error(why)
+        return EXIT_INPUT
     checkpointing(args)                 # (--checkpoint-every alone: an input error)
     clash = _clash(args)
     if clash is not None:
@@ -224,7 +232,8 @@ def _restarts_clash(args: argparse.Namespace) -> bool:
         ("--heuristic", args.heuristic != DEFAULT.name), ("--cache", args.cache),
         ("--zdd", args.zdd is not None), ("--jobs", args.jobs is not None),
         ("--scheduler", args.scheduler is not None),
-        ("--checkpoint", args.checkpoint is not None)) if given]
+        ("--checkpoint", args.checkpoint is not None),
+        (f"--engine {args.engine}", args.engine in SOLVERS)) if given]
     if clash:
         error(f"--restarts finds one solution in this process, by its own rule: leave out"
               f" {', '.join(clash)}")
@@ -371,7 +380,7 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
         if not args.quiet:
             error(f"reduced: {reduced}", name)
     limit, budget, timeout = args.limit, args.max_nodes, deadline.remaining()
-    rule = {"heuristic": args.heuristic, **symmetry_keywords(args)}
+    rule = {"heuristic": args.heuristic, "engine": args.engine, **symmetry_keywords(args)}
     try:
         if args.zdd is not None:
             return _zdd(searched, name, args, stats, budget, timeout, prefix, batch)
@@ -402,6 +411,13 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
             for cost, sol in cheapest:
                 found += 1
                 _print_solution(problem, lines, sol, found, args.format, name, prefix, cost)
+        elif args.engine in SOLVERS:        # one solution (one_answer refused the rest)
+            with search_session(f"dlx solve {name}", args.quiet) as progress:
+                sol = dlx.first(searched, max_nodes=budget, timeout=timeout, stats=stats,
+                                progress=progress, **rule)
+            if sol is not None:
+                found = 1
+                _print_solution(problem, lines, sol, found, args.format, name, prefix)
         else:
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:

@@ -32,12 +32,14 @@ from dlx.cli import (
     EXIT_FOUND,
     EXIT_INPUT,
     EXIT_NONE,
+    SOLVERS,
     STOP,
     Batch,
     Deadline,
     InputError,
     Terminated,
     add_checkpoint_arguments,
+    add_engine_argument,
     add_parallel_arguments,
     add_stats,
     add_symmetry_arguments,
@@ -47,6 +49,7 @@ from dlx.cli import (
     executor_for,
     interrupted,
     line_cap,
+    one_answer,
     open_input,
     positive_int,
     print_stats,
@@ -102,6 +105,7 @@ def _common(listing: bool = True) -> argparse.ArgumentParser:
     if listing:
         add_symmetry_arguments(common)
         add_parallel_arguments(common)
+        add_engine_argument(common)
     return common
 
 
@@ -170,15 +174,25 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     found = 0
     timeout = args.timeout
     saving = {**checkpointing(args), **symmetry_keywords(args)}
-    if args.restarts and (args.limit or args.jobs or args.scheduler or saving):
-        error("--restarts finds one solution in this process: leave out --limit, --jobs,"
+    if args.restarts and (args.limit or args.jobs or args.scheduler or saving
+                          or args.engine in SOLVERS):
+        error("--restarts finds one solution in this process, on the core: leave out --limit,"
+              " --jobs, --scheduler, --checkpoint, the symmetry options and --engine"
+              f" {args.engine}" if args.engine in SOLVERS else
+              "--restarts finds one solution in this process: leave out --limit, --jobs,"
               " --scheduler, --checkpoint and the symmetry options")
         return EXIT_INPUT
+    why = one_answer(args, "--all, --limit K")
+    if why is not None:
+        error(why)
+        return EXIT_INPUT
+    engine: dict[str, Any] = {"engine": args.engine}
     try:
-        if args.restarts:
+        if args.restarts or args.engine in SOLVERS:     # one solution (the rest refused)
             with search_session(command, args.quiet) as progress:
-                sol = dlx.first(problem, restarts=True, max_nodes=args.max_nodes,
-                                timeout=timeout, stats=stats, progress=progress)
+                sol = dlx.first(problem, max_nodes=args.max_nodes, timeout=timeout,
+                                stats=stats, progress=progress, restarts=args.restarts,
+                                **engine)
             if sol is not None:
                 found = 1
                 _emit(args, *show(sol), sys.stdout)
@@ -188,7 +202,7 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
             with search_session(command, args.quiet) as progress, executor_for(args) as ex:
                 found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
                                   timeout=timeout, stats=stats, progress=progress,
-                                  executor=ex, **saving)
+                                  executor=ex, **saving, **engine)
             # the live line is gone: the answer gets a line of its own
             _emit(args, str(found), {"count": found, "finished": True}, sys.stdout)
         else:
@@ -197,7 +211,7 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
                 # printed while the live line shows: rich puts them above it
                 for sol in dlx.solutions(problem, limit=limit, max_nodes=args.max_nodes,
                                          timeout=timeout, stats=stats, progress=progress,
-                                         executor=ex, **saving):
+                                         executor=ex, **saving, **engine):
                     if found and args.format == "text":
                         print()
                     found += 1

@@ -59,7 +59,9 @@ import sys
 from dlx.cli import (
     EPILOG,
     EXIT_INPUT,
+    SOLVERS,
     InputError,
+    add_engine_argument,
     line_cap,
     message,
     open_input,
@@ -170,17 +172,21 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     how.add_argument("--restarts", action="store_true",
                      help="search each puzzle on its own by randomised restarts (for large"
                           " empty or sparse grids): a solution, not the first in search order")
+    add_engine_argument(p, "solves (cp-sat and race: one puzzle at a time)")
     p = commands.add_parser(
         "count", parents=[common], help="count the solutions of each puzzle", epilog=EPILOG,
         description="Print the number of solutions of each puzzle (at most --limit). A puzzle"
         " with none gives exit 1." + jsonl + " " + _FORMATS)
     p.add_argument("--limit", type=positive_int, metavar="N", help="stop counting at N")
-    commands.add_parser(
+    add_engine_argument(p, "counts (auto, c or python: cp-sat and race do not count)")
+    p = commands.add_parser(
         "classify", parents=[common], epilog=EPILOG,
         help="Illegal, Impossible, Unique or Ambiguous (UVA 10957)",
         description="Print the verdict of each puzzle, as UVA 10957 asks: Illegal (the givens"
         " break a rule), Impossible (no solution), Unique or Ambiguous (two or more). Illegal"
         " and Impossible puzzles have no solution: exit 1." + jsonl + " " + _FORMATS)
+    add_engine_argument(p, "classifies (cp-sat and race: a solution, then a second solve"
+                           " excluding it, one puzzle at a time)")
     commands.add_parser(
         "score", parents=[common], epilog=EPILOG,
         help="best NOIP 2009 target score of each puzzle, or -1",
@@ -221,6 +227,10 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_INPUT
     if args.sudoku_command == "generate":
         return generate(args, shape)
+    if args.sudoku_command == "count" and args.engine in SOLVERS:
+        print(message(f"--engine {args.engine} finds one solution at a time: it does not"
+                      " count; use --engine auto"), file=sys.stderr)
+        return EXIT_INPUT
     session = Session(args, shape)
     try:
         given = getattr(args, "input", None)

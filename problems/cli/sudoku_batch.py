@@ -18,6 +18,7 @@ from typing import IO, Any
 
 import dlx
 from dlx.cli import (
+    SOLVERS,
     Batch,
     Deadline,
     counted,
@@ -185,9 +186,11 @@ class Session:
         """Answer the pending puzzles with one sudoku.batch call; return its seconds."""
         grids = [g for _, _, _, g, _ in self.pending if g is not None]
         start = time.perf_counter()
-        outcomes = iter(sudoku.batch(grids, _limit(self.command, self.args),
-                                     max_nodes=self.args.max_nodes,
-                                     timeout=self.deadline.remaining()))
+        engine = getattr(self.args, "engine", None)
+        search: Any = _one_by_one if engine in SOLVERS else sudoku.batch
+        outcomes = iter(search(grids, _limit(self.command, self.args),
+                               max_nodes=self.args.max_nodes,
+                               timeout=self.deadline.remaining(), engine=engine))
         took = time.perf_counter() - start
         self.tally.seconds += took
         for case, name, entry, grid, problem in self.pending:
@@ -369,6 +372,38 @@ class Session:
             return _Answer("-1", -1, verdict)
         return _Answer(str(best), best, None, outcome="scored")
 
+
+
+def _one_by_one(grids: list[sudoku.Grid], limit: int | None, *, max_nodes: int | None,
+                timeout: float | None, engine: str) -> list[sudoku.Outcome]:
+    """What :func:`problems.sudoku.batch` answers, a puzzle at a time on a solver engine
+    (``--engine cp-sat`` or ``race``): a solution, and with a limit of 2 whether it is
+    the only one (``nodes``: the engine's Stats)."""
+    deadline = Deadline(timeout)
+    out = []
+    for grid in grids:
+        start = time.perf_counter()
+        if not sudoku.is_legal(grid):
+            out.append(sudoku.Outcome(False, 0, None, 0, 0.0))
+            continue
+        problem = sudoku.encode(grid)
+        stats = dlx.Stats()
+        sol = None
+        found: int | None
+        try:
+            sol = dlx.first(problem, engine=engine, max_nodes=max_nodes,  # type: ignore[arg-type]
+                            timeout=deadline.remaining(), stats=stats)
+            found = 0 if sol is None else 1
+            if sol is not None and limit is not None and limit >= 2 and not dlx.is_unique(
+                    problem, engine=engine, max_nodes=max_nodes,  # type: ignore[arg-type]
+                    timeout=deadline.remaining()):
+                found = 2
+        except dlx.BudgetExceeded:
+            found = None
+        text = None if sol is None else str(sudoku.decode(sol, shape=grid.shape))
+        out.append(sudoku.Outcome(True, found, text, stats.nodes, time.perf_counter() - start,
+                                  found or 0))
+    return out
 
 
 def _not_unique(e: sudoku.NotUniqueError, grid: sudoku.Grid, command: str) -> str:
