@@ -83,6 +83,7 @@ import io
 import re
 import sys
 import warnings
+from array import array
 from collections.abc import Hashable, Iterable, Iterator
 from fractions import Fraction
 from typing import Protocol
@@ -90,6 +91,13 @@ from typing import Protocol
 from .errors import ExactCoverError, FormatError
 from .names import NAMES_HEADER, NameTable, short_names, table_line
 from .problem import Colored, ExactCover
+
+try:
+    # the core's reading of option lines (unbuilt, ``dlx._core`` is a bare folder)
+    from . import _core
+    from ._core import read_options as _  # noqa: F401
+except ImportError:  # the pure engine alone
+    _core = None
 
 __all__ = [
     "KNUTH_TOY",
@@ -233,7 +241,10 @@ def _read(
     options: dict[Hashable, tuple[Hashable, ...]] = {}
     costs: dict[Hashable, int | float | Fraction] = {}
     option_lines: list[int] = []
-    for number, text in lines:
+    fast = _Fast(items) if _core is not None else None
+    for number, text in lines if fast is None else fast.left(lines, options, costs, option_lines):
+        # (with the core, only the lines it leaves: faults, costs other than whole
+        # numbers, options without a primary item, characters beyond Latin-1)
         if _is_comment_or_blank(text):
             continue
         entries, cost, has_primary = _option_line(text, number, items)
@@ -249,9 +260,56 @@ def _read(
         if cost:
             costs[label] = cost
         option_lines.append(number)
+        if fast is not None:
+            fast.number(entries)
     # Every check ExactCover makes was made above, per line, with a line and column.
+    if fast is not None and not names.item and not names.colour:
+        return ExactCover._read(options, items.primary, items.secondary, items.bounds, costs,
+                                fast.numbers()), tuple(option_lines)
     return names.problem(options, items.primary, items.secondary, items.bounds,
                          costs), tuple(option_lines)
+
+
+class _Fast:
+    """The compiled core's reading of option lines (``dlx._core.read_options``), and the
+    item numbers of each option read, for :class:`ExactCover` to lay out."""
+
+    def __init__(self, items: _ItemLine) -> None:
+        assert _core is not None
+        self.names: tuple[str, ...] = tuple(items.primary) + tuple(items.secondary)
+        self.table = _core.item_names(self.names)
+        self.codes: dict[Hashable, int] = {}  # (made for the first option Python reads)
+        self.n1 = len(items.primary)
+        self.colours: dict[str, tuple[int, Colored]] = {}
+        self.entries: bytearray = bytearray()
+        self.flags: bytearray = bytearray(1)  # [0]: an option the core read has a colour
+        self.colored: bool = False
+
+    def left(self, lines: Iterator[tuple[int, str]], options: dict[Hashable, tuple[Hashable, ...]],
+             costs: dict[Hashable, int | float | Fraction], option_lines: list[int]
+             ) -> Iterator[tuple[int, str]]:
+        """The lines of ``lines`` the core leaves for Python, after it has read those
+        before them into ``options``, ``costs`` and ``option_lines``."""
+        assert _core is not None
+        while True:
+            line = _core.read_options(lines, self.table, self.n1, Colored, self.colours,
+                                      options, costs, option_lines, self.entries, self.flags)
+            if line is None:
+                return
+            yield line
+
+    def number(self, entries: tuple[Hashable, ...]) -> None:
+        """Add the numbers of an option that Python read."""
+        if not self.codes:
+            self.codes = {name: k for k, name in enumerate(self.names, 1)}
+        codes = [self.codes[e.item if isinstance(e, Colored) else e] for e in entries]
+        self.colored = self.colored or any(isinstance(e, Colored) for e in entries)
+        self.entries += array("i", [len(codes), *codes]).tobytes()
+
+    def numbers(self) -> bytes | None:
+        """Every option's length and item numbers (``dlx._core.scan``'s form), or None
+        when an option has a colour (the layout needs the colours)."""
+        return None if self.colored or self.flags[0] else bytes(self.entries)
 
 
 _BOUNDS = re.compile(r"(?:(\d+):)?(\d+)")
@@ -266,8 +324,21 @@ class _ItemLine:
         self.secondary: list[str] = []
         self.bounds: dict[str, tuple[int, int]] = {}
         self.number = number
-        # name -> (is secondary, column where it was declared)
-        self.declared: dict[str, tuple[bool, int]] = {}
+        self.declared: dict[str, bool] = {}    # name -> is secondary
+        words = text.split()
+        if ":" not in text and ("|" not in text or (text.count("|") == 1 and "|" in words)) \
+                and len(set(words)) == len(words):
+            # plain names, no bounds, at most one '|' on its own: nothing to check
+            bar = words.index("|") if "|" in words else len(words)
+            self.primary, self.secondary = words[:bar], words[bar + 1:]
+            self.declared = dict.fromkeys(self.primary, False)
+            self.declared.update(dict.fromkeys(self.secondary, True))
+            return
+        self._read(text, number)
+
+    def _read(self, text: str, number: int) -> None:
+        """The item line token by token, naming the column of a fault."""
+        declared: dict[str, int] = {}          # name -> the column where it was declared
         bar_column: int | None = None
         for match in _TOKEN.finditer(text):
             token, column = match.group(), match.start() + 1
@@ -291,11 +362,12 @@ class _ItemLine:
                 raise FormatError(
                     f"item name {token!r} contains ':' (colours belong in options, as"
                     " item:colour)", number, column)
-            if token in self.declared:
+            if token in declared:
                 raise FormatError(
                     f"duplicate item {token!r} (already named at column"
-                    f" {self.declared[token][1]})", number, column)
-            self.declared[token] = (bar_column is not None, column)
+                    f" {declared[token]})", number, column)
+            declared[token] = column
+            self.declared[token] = bar_column is not None
             (self.secondary if bar_column is not None else self.primary).append(token)
             if bounds is not None and bounds != (1, 1):
                 self.bounds[token] = bounds
@@ -404,7 +476,7 @@ def _option_line(text: str, number: int, items: _ItemLine
                 column,
             )
         seen[name] = column
-        is_secondary = declared[name][0]
+        is_secondary = declared[name]
         if colon:
             entries.append(_colour(name, colour, token, is_secondary, number, column))
         else:

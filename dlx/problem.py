@@ -230,6 +230,25 @@ class ExactCover:
             c for c in range(ncols) if c not in sec_set]
         return cls(options, secondary=sec, primary=prim)
 
+    @classmethod
+    def _read(cls, options: dict[Hashable, tuple[Hashable, ...]], primary: Sequence[Hashable],
+              secondary: Sequence[Hashable], bounds: Mapping[Hashable, tuple[int, int]],
+              costs: Mapping[Hashable, int | float | Fraction], numbers: bytes | None
+              ) -> ExactCover:
+        """The problem :func:`dlx.read_dlx` read, every check of the constructor made line
+        by line (naming the line and column): kept as it is.  ``numbers`` are each
+        option's length and item numbers (as ``dlx._core.scan`` gives them; every option
+        has a primary item), None when an option has a colour."""
+        p = cls.__new__(cls)
+        p.options, p.primary, p.secondary = options, tuple(primary), tuple(secondary)
+        p.bounds = _bounds(bounds, p.primary, set(p.secondary))
+        p.costs = _costs(costs, options)
+        p._colored = numbers is None
+        p._scanned = None if numbers is None else (numbers, frozenset())
+        p._table = None
+        p._derived = {}
+        return p
+
     @staticmethod
     def _declared(items: Iterable[Hashable], kind: str) -> list[Hashable]:
         if isinstance(items, (str, bytes)):

@@ -28,6 +28,7 @@
  *   estimate.c        Table.estimate: Knuth's random probes (dlx.estimate)
  *   memo.h, memo.c    counting by caching (dlx.memo): the signature and the table
  *   scan.c            scan: ExactCover's fast path (numbers the items; no search)
+ *   reader.c          item_names, read_options: read_dlx's fast path for option lines
  *   module.c          the module dlx._core
  *
  * Objects:
@@ -196,6 +197,8 @@ DLX_HIDDEN int dlx_search_placed(Run *r, long long limit, long long max_nodes,
 
 extern DLX_HIDDEN PyTypeObject dlx_Search_Type;
 DLX_HIDDEN PyObject *dlx_scan(PyObject *module, PyObject *args);
+DLX_HIDDEN PyObject *dlx_item_names(PyObject *module, PyObject *args);
+DLX_HIDDEN PyObject *dlx_read_options(PyObject *module, PyObject *args);
 
 /* The ident of Python's main thread (the only one where it handles signals). */
 extern DLX_HIDDEN unsigned long dlx_main_thread;
