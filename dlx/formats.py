@@ -83,7 +83,6 @@ import io
 import re
 import sys
 import warnings
-from array import array
 from collections.abc import Hashable, Iterable, Iterator
 from fractions import Fraction
 from typing import Protocol
@@ -233,27 +232,22 @@ def _read(
         if decode_names:
             names.see(text)
     else:
-        raise FormatError(
-            "no item line: the input has only blank lines and comments (lines starting with '|')",
-            max(last, 1),
-        )
+        raise FormatError("no item line: the input has only blank lines and comments (lines"
+                          " starting with '|')", max(last, 1))
     items = _ItemLine(text, number)
     options: dict[Hashable, tuple[Hashable, ...]] = {}
     costs: dict[Hashable, int | float | Fraction] = {}
     option_lines: list[int] = []
     fast = _Fast(items) if _core is not None else None
     for number, text in lines if fast is None else fast.left(lines, options, costs, option_lines):
-        # (with the core, only the lines it leaves: faults, costs other than whole
-        # numbers, options without a primary item, characters beyond Latin-1)
+        # (with the core, the lines it leaves: faults, costs other than whole numbers,
+        # options without a primary item, characters beyond Latin-1)
         if _is_comment_or_blank(text):
             continue
         entries, cost, has_primary = _option_line(text, number, items)
         if not has_primary:
-            warnings.warn(
-                f"line {number}: option ignored (no primary items)",
-                DLXFormatWarning,
-                stacklevel=3,
-            )
+            warnings.warn(f"line {number}: option ignored (no primary items)", DLXFormatWarning,
+                          stacklevel=3)
             continue
         label = len(option_lines)
         options[label] = entries
@@ -261,55 +255,37 @@ def _read(
             costs[label] = cost
         option_lines.append(number)
         if fast is not None:
-            fast.number(entries)
+            fast.alone = False
     # Every check ExactCover makes was made above, per line, with a line and column.
-    if fast is not None and not names.item and not names.colour:
+    if fast is not None and fast.alone and not names.item and not names.colour:
+        numbers = None if fast.flags[0] else bytes(fast.entries)   # (colours: laid out apart)
         return ExactCover._read(options, items.primary, items.secondary, items.bounds, costs,
-                                fast.numbers()), tuple(option_lines)
+                                numbers), tuple(option_lines)
     return names.problem(options, items.primary, items.secondary, items.bounds,
                          costs), tuple(option_lines)
 
 
 class _Fast:
-    """The compiled core's reading of option lines (``dlx._core.read_options``), and the
-    item numbers of each option read, for :class:`ExactCover` to lay out."""
+    """The core's reading of option lines (``dlx._core.read_options``): the options go
+    into the reader's dict, costs and lines, numbered for the layout as they are read."""
 
     def __init__(self, items: _ItemLine) -> None:
         assert _core is not None
-        self.names: tuple[str, ...] = tuple(items.primary) + tuple(items.secondary)
-        self.table = _core.item_names(self.names)
-        self.codes: dict[Hashable, int] = {}  # (made for the first option Python reads)
+        self.table = _core.item_names(tuple(items.primary) + tuple(items.secondary))
         self.n1 = len(items.primary)
         self.colours: dict[str, tuple[int, Colored]] = {}
-        self.entries: bytearray = bytearray()
-        self.flags: bytearray = bytearray(1)  # [0]: an option the core read has a colour
-        self.colored: bool = False
+        self.entries, self.flags = bytearray(), bytearray(1)   # flags[0]: a colour was read
+        self.alone = True                                      # no option was read in Python
 
     def left(self, lines: Iterator[tuple[int, str]], options: dict[Hashable, tuple[Hashable, ...]],
              costs: dict[Hashable, int | float | Fraction], option_lines: list[int]
              ) -> Iterator[tuple[int, str]]:
-        """The lines of ``lines`` the core leaves for Python, after it has read those
-        before them into ``options``, ``costs`` and ``option_lines``."""
+        """The lines the core leaves for Python, each after it read those before it."""
         assert _core is not None
-        while True:
-            line = _core.read_options(lines, self.table, self.n1, Colored, self.colours,
-                                      options, costs, option_lines, self.entries, self.flags)
-            if line is None:
-                return
+        while (line := _core.read_options(lines, self.table, self.n1, Colored, self.colours,
+                                          options, costs, option_lines, self.entries,
+                                          self.flags)) is not None:
             yield line
-
-    def number(self, entries: tuple[Hashable, ...]) -> None:
-        """Add the numbers of an option that Python read."""
-        if not self.codes:
-            self.codes = {name: k for k, name in enumerate(self.names, 1)}
-        codes = [self.codes[e.item if isinstance(e, Colored) else e] for e in entries]
-        self.colored = self.colored or any(isinstance(e, Colored) for e in entries)
-        self.entries += array("i", [len(codes), *codes]).tobytes()
-
-    def numbers(self) -> bytes | None:
-        """Every option's length and item numbers (``dlx._core.scan``'s form), or None
-        when an option has a colour (the layout needs the colours)."""
-        return None if self.colored or self.flags[0] else bytes(self.entries)
 
 
 _BOUNDS = re.compile(r"(?:(\d+):)?(\d+)")
@@ -345,12 +321,9 @@ class _ItemLine:
             # As in DLX1, a token starting with '|' is the separator, possibly glued to a name.
             while token.startswith("|"):
                 if bar_column is not None:
-                    raise FormatError(
-                        f"'|' appears twice in the item line (first at column {bar_column});"
-                        " a single '|' separates primary from secondary items",
-                        number,
-                        column,
-                    )
+                    raise FormatError(f"'|' appears twice in the item line (first at column"
+                                      f" {bar_column}); a single '|' separates primary from"
+                                      " secondary items", number, column)
                 bar_column = column
                 token, column = token[1:], column + 1
             if not token:
@@ -450,13 +423,9 @@ def _option_line(text: str, number: int, items: _ItemLine
             cost += _cost(token, number, column)
             continue
         if token == "|":
-            raise FormatError(
-                "'|' in an option line: only lines starting with '|' are comments,"
-                " options list secondary items without a separator, and a cost is"
-                " written |n after the first item",
-                number,
-                column,
-            )
+            raise FormatError("'|' in an option line: only lines starting with '|' are"
+                              " comments, options list secondary items without a separator,"
+                              " and a cost is written |n after the first item", number, column)
         if "|" in token:
             raise FormatError(f"{token!r} contains '|' (a cost is written |n after the first"
                               " item, n a non-negative number)", number, column)
@@ -464,17 +433,11 @@ def _option_line(text: str, number: int, items: _ItemLine
         if not name:
             raise FormatError(f"missing item name before ':' in {token!r}", number, column)
         if name not in declared:
-            raise FormatError(
-                f"unknown item {name!r} (not in the item line, line {items.number})",
-                number,
-                column,
-            )
+            raise FormatError(f"unknown item {name!r} (not in the item line, line"
+                              f" {items.number})", number, column)
         if name in seen:
-            raise FormatError(
-                f"item {name!r} repeated in this option (already at column {seen[name]})",
-                number,
-                column,
-            )
+            raise FormatError(f"item {name!r} repeated in this option (already at column"
+                              f" {seen[name]})", number, column)
         seen[name] = column
         is_secondary = declared[name]
         if colon:
@@ -505,18 +468,11 @@ reads (4,300)
 def _colour(name: str, colour: str, token: str, is_secondary: bool, number: int,
             column: int) -> Colored:
     if not is_secondary:
-        raise FormatError(
-            f"colour on primary item {name!r}: only secondary items"
-            " (after '|' in the item line) can have a colour",
-            number,
-            column,
-        )
+        raise FormatError(f"colour on primary item {name!r}: only secondary items (after '|'"
+                          " in the item line) can have a colour", number, column)
     if not colour:
-        raise FormatError(
-            f"empty colour in {token!r}: write {name} or {name}:colour",
-            number,
-            column,
-        )
+        raise FormatError(f"empty colour in {token!r}: write {name} or {name}:colour", number,
+                          column)
     if ":" in colour:
         raise FormatError(f"colour {colour!r} of item {name!r} contains ':'", number, column)
     return Colored(name, colour)

@@ -12,6 +12,11 @@ static PyMethodDef core_functions[] = {
      "    -> (options, primary, entries, skipped) or None\n\n"
      "ExactCover's fast path: the options of a dict of plain item lists, checked and\n"
      "numbered in one pass (None: let the constructor check them itself)."},
+    {"csr", dlx_csr, METH_VARARGS,
+     "csr(indptr, indices, n_items, secondary)\n"
+     "    -> (entries, starts, skipped, primary, n_items) or a fault\n\n"
+     "ExactCover.from_csr's arrays (any buffers of integers), checked and numbered in\n"
+     "one pass, as scan numbers a dict of options; or the first fault, for Python to name."},
     {"item_names", dlx_item_names, METH_VARARGS,
      "item_names(names) -> the table of the item line's names, for read_options"},
     {"read_options", dlx_read_options, METH_VARARGS,

@@ -304,6 +304,7 @@ add_option(Reader *r, Py_ssize_t k, long long cost, PyObject *number, PyObject *
     }
     for (Py_ssize_t j = 0; j < k; j++)
         PyTuple_SET_ITEM(entries, j, r->row[j]);
+    dlx_untrack_atoms(entries);        /* names (not Colored): the collector skips it */
     PyObject *label = PyLong_FromSsize_t(PyList_GET_SIZE(lines));
     int failed = label == NULL || PyDict_SetItem(options, label, entries) < 0 ||
                  PyList_Append(lines, number) < 0 || push(r, (int32_t)k) < 0;
@@ -350,7 +351,6 @@ dlx_read_options(PyObject *module, PyObject *args)
         return NULL;
     r.names = r.table->names;
     PyObject *result = NULL, *line;
-    int gc = PyGC_Disable();            /* millions of tuples: no collection halfway */
     while ((line = PyIter_Next(lines)) != NULL) {
         PyObject *text = PyTuple_Check(line) && PyTuple_GET_SIZE(line) == 2
                          ? PyTuple_GET_ITEM(line, 1) : NULL;
@@ -384,8 +384,6 @@ dlx_read_options(PyObject *module, PyObject *args)
     }
     if (r.coloured)
         PyByteArray_AS_STRING(flags)[0] = 1;
-    if (gc)
-        PyGC_Enable();
     PyMem_Free(r.buf);
     PyMem_Free(r.row);
     PyMem_Free(r.nums);
