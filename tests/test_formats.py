@@ -605,15 +605,18 @@ def assert_same_reading(text):
 
 
 NAMES = ["a", "b", "x", "y", "é", "€", "b2", "ab"]
+LONG = ["abcdefgh", "abcdefghi", "abcdefghij", "abcdefgh12345678x", "abcdefgh12345678y"]
 TOKENS = st.one_of(
     st.sampled_from(NAMES),
+    st.sampled_from(LONG),                 # 8 characters and more (the last is not an item)
     st.sampled_from(["x:A", "y:0", "a:A", "x:", ":A", "x:A:B", "q", "€:A", "y:€", "é:A"]),
     st.sampled_from(["|5", "|0", "|12", "|2.5", "|3/4", "|-1", "|", "|x", "a|b", "|9" * 3,
                      "|" + "9" * 19, "|" + "9" * 25, "|1/0"]),
 )
 ITEM_LINES = st.sampled_from([
     "a b | x y", "a b x y", "a b2 é | x y €", "2:3|a b | x y", "a b | x | y", "a a | x",
-    "a b |x y", "a:b | x", "a b2 | x y", "€ a b | x y", "a b|", "1|a b | x y"])
+    "a b |x y", "a:b | x", "a b2 | x y", "€ a b | x y", "a b|", "1|a b | x y",
+    "a b abcdefgh abcdefghi | x y abcdefghij abcdefgh12345678x"])
 
 
 @st.composite

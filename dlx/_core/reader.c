@@ -12,20 +12,37 @@
 
 /* The item line's names as a hash table on their Latin-1 characters (the lines
    read here are Latin-1 text), so that a token is looked up without making a
-   str of it: slot = (hash << 32) | number, 0 for a free slot.  Held by a capsule
-   (dlx_item_names) across the calls of read_options. */
+   str of it.  A slot holds a name's first 8 characters (zero-padded: the text
+   has no NUL), its length and number (0: a free slot), so a name of at most 8
+   characters (Knuth's names) is found without reading its str.  Held by a
+   capsule (dlx_item_names) across the calls of read_options. */
 typedef struct {
-    uint64_t *slot;
+    uint64_t head;       /* the first 8 characters */
+    uint32_t len;
+    int32_t code;        /* the item's number, 1..N; 0: free */
+} Slot;
+
+typedef struct {
+    Slot *slot;
     uint32_t mask;
     PyObject *names;     /* tuple: number - 1 -> the item line's name */
 } Names;
 
-static uint32_t
-hash_chars(const Py_UCS1 *s, Py_ssize_t len)
+/* The first 8 characters of s[0..len) and the hash of all of them. */
+static inline uint32_t
+hash_chars(const Py_UCS1 *s, Py_ssize_t len, uint64_t *head)
 {
-    uint64_t h = 1469598103934665603ULL;          /* FNV-1a */
-    for (Py_ssize_t j = 0; j < len; j++)
-        h = (h ^ s[j]) * 1099511628211ULL;
+    uint64_t w = 0, h = (uint64_t)len * 0x9e3779b97f4a7c15ULL;
+    memcpy(&w, s, len < 8 ? (size_t)len : 8);
+    *head = w;
+    for (Py_ssize_t j = 0;; j += 8) {
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 29;
+        if (j + 8 >= len)
+            break;
+        w = 0;
+        memcpy(&w, s + j + 8, len - j - 8 < 8 ? (size_t)(len - j - 8) : 8);
+    }
     return (uint32_t)(h ^ (h >> 32));
 }
 
@@ -33,18 +50,15 @@ hash_chars(const Py_UCS1 *s, Py_ssize_t len)
 static int
 names_find(const Names *t, const Py_UCS1 *s, Py_ssize_t len)
 {
-    uint32_t h = hash_chars(s, len);
-    for (uint32_t i = h & t->mask;; i = (i + 1) & t->mask) {
-        uint64_t e = t->slot[i];
-        if (e == 0)
+    uint64_t head;
+    for (uint32_t i = hash_chars(s, len, &head) & t->mask;; i = (i + 1) & t->mask) {
+        const Slot *e = &t->slot[i];
+        if (e->code == 0)
             return 0;
-        if ((uint32_t)(e >> 32) == h) {
-            int code = (int)(uint32_t)e;
-            PyObject *name = PyTuple_GET_ITEM(t->names, code - 1);
-            if (PyUnicode_GET_LENGTH(name) == len &&
-                memcmp(PyUnicode_1BYTE_DATA(name), s, (size_t)len) == 0)
-                return code;
-        }
+        if (e->head == head && e->len == (uint32_t)len &&
+            (len <= 8 || memcmp(PyUnicode_1BYTE_DATA(PyTuple_GET_ITEM(t->names, e->code - 1)),
+                                s, (size_t)len) == 0))
+            return e->code;
     }
 }
 
@@ -75,7 +89,7 @@ dlx_item_names(PyObject *module, PyObject *args)
     while (size < 2 * (size_t)n)
         size *= 2;
     Names *t = (Names *)PyMem_Calloc(1, sizeof(Names));
-    uint64_t *slot = (uint64_t *)PyMem_Calloc(size, sizeof(uint64_t));
+    Slot *slot = (Slot *)PyMem_Calloc(size, sizeof(Slot));
     if (t == NULL || slot == NULL) {
         PyMem_Free(t);
         PyMem_Free(slot);
@@ -90,12 +104,13 @@ dlx_item_names(PyObject *module, PyObject *args)
             continue;
         const Py_UCS1 *s = PyUnicode_1BYTE_DATA(name);
         Py_ssize_t len = PyUnicode_GET_LENGTH(name);
-        if (names_find(t, s, len) != 0)
+        if (len > UINT32_MAX || names_find(t, s, len) != 0)
             continue;                       /* (the item line has no name twice) */
-        uint32_t h = hash_chars(s, len), i = h & t->mask;
-        while (t->slot[i] != 0)
+        uint64_t head;
+        uint32_t i = hash_chars(s, len, &head) & t->mask;
+        while (t->slot[i].code != 0)
             i = (i + 1) & t->mask;
-        t->slot[i] = (uint64_t)h << 32 | (uint32_t)(k + 1);
+        t->slot[i] = (Slot){head, (uint32_t)len, (int32_t)(k + 1)};
     }
     PyObject *capsule = PyCapsule_New(t, "dlx.item_names", names_free);
     if (capsule == NULL) {
