@@ -85,6 +85,7 @@ import sys
 import warnings
 from collections.abc import Hashable, Iterable, Iterator
 from fractions import Fraction
+from functools import cached_property
 from typing import Protocol
 
 from .errors import ExactCoverError, FormatError
@@ -300,17 +301,19 @@ class _ItemLine:
         self.secondary: list[str] = []
         self.bounds: dict[str, tuple[int, int]] = {}
         self.number = number
-        self.declared: dict[str, bool] = {}    # name -> is secondary
         words = text.split()
         if ":" not in text and ("|" not in text or (text.count("|") == 1 and "|" in words)) \
                 and len(set(words)) == len(words):
             # plain names, no bounds, at most one '|' on its own: nothing to check
             bar = words.index("|") if "|" in words else len(words)
             self.primary, self.secondary = words[:bar], words[bar + 1:]
-            self.declared = dict.fromkeys(self.primary, False)
-            self.declared.update(dict.fromkeys(self.secondary, True))
             return
         self._read(text, number)
+
+    @cached_property
+    def declared(self) -> dict[str, bool]:
+        """Item name -> whether it is secondary (for the option lines Python reads)."""
+        return {**dict.fromkeys(self.primary, False), **dict.fromkeys(self.secondary, True)}
 
     def _read(self, text: str, number: int) -> None:
         """The item line token by token, naming the column of a fault."""
@@ -340,7 +343,6 @@ class _ItemLine:
                     f"duplicate item {token!r} (already named at column"
                     f" {declared[token]})", number, column)
             declared[token] = column
-            self.declared[token] = bar_column is not None
             (self.secondary if bar_column is not None else self.primary).append(token)
             if bounds is not None and bounds != (1, 1):
                 self.bounds[token] = bounds
