@@ -83,7 +83,8 @@ class ExactCover:
         Option label -> its items.  Labels and items are any hashable values
         (tuples such as ``("row", 3)`` included).  A secondary item may be given as
         ``Colored(item, colour)``.  Insertion order is kept and decides the order of
-        solutions and traces.  (For a 0-1 matrix, see :meth:`from_matrix`.)
+        solutions and traces.  (For a 0-1 matrix, see :meth:`from_matrix`; for integer
+        arrays, :meth:`from_csr`.)
     secondary : Iterable[Hashable] or None
         Items that must be covered at most once (rather than exactly once); None
         means none.
@@ -247,6 +248,12 @@ class ExactCover:
         ``p.options`` is a read-only mapping that makes an option's tuple of items
         when it is looked at; it equals the dict the dict form would hold.
 
+        Colours are for the dict form (``Colored`` entries): arrays hold none.  What
+        the dict form checks is checked here, and named the same way: an index out
+        of range, an item twice in an option, a secondary item declared twice, and
+        arrays that are not CSR.  An option with no primary item is kept, and never
+        chosen, as in the dict form.
+
         Parameters
         ----------
         indptr, indices : arrays of integers
@@ -263,12 +270,6 @@ class ExactCover:
             primary, in index order.
         bounds, costs
             As for the dict form: item name -> ``(u, v)``, label -> cost.
-
-        Colours are for the dict form (``Colored`` entries): arrays hold none.  What
-        the dict form checks is checked here, and named the same way: an index out
-        of range, an item twice in an option, a secondary item declared twice, and
-        arrays that are not CSR.  An option with no primary item is kept, and never
-        chosen, as in the dict form.
 
         Examples
         --------
