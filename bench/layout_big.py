@@ -293,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
     print(f"load average {load}; core: {engine.available()}")
+    results: dict[str, dict[str, Any]] = {}
     for name in args.only or JOBS:
         cmd = [sys.executable, __file__, "--job", name, "--repeat", str(args.repeat),
                "--queens", str(args.queens), "--dominoes", str(args.dominoes),
@@ -301,8 +302,32 @@ def main(argv: list[str] | None = None) -> int:
         if done.returncode != 0:
             print(f"{name:8} failed: {done.stderr.strip().splitlines()[-1:]}")
             continue
-        print(show(name, json.loads(done.stdout)), flush=True)
-    return 0
+        results[name] = json.loads(done.stdout)
+        print(show(name, results[name]), flush=True)
+    return targets(results, args)
+
+
+#: (part, value, at most, what): the targets, and the bytes per node held where they are.
+TARGETS = [("reading", "ratio(str)", 3.0, "read_dlx within about 3x str.split"),
+           ("layout", "layout", 1.0, "queens 1000 laid out (dict form) within about 1 s"),
+           ("csr", "layout", 1.0, "queens 1000 laid out from CSR arrays within about 1 s"),
+           ("bytes", "table bytes/node", 40.0, "the core's Table: at most 40 bytes per node"),
+           ("bytes", "search bytes/node", 24.0, "a search's copy: at most 24 bytes per node")]
+
+
+def targets(results: dict[str, dict[str, Any]], args: argparse.Namespace) -> int:
+    """Print each target met or missed (the full sizes only); 1 if one is missed."""
+    if args.quick:
+        return 0
+    missed = 0
+    for part, key, most, what in TARGETS:
+        value = results.get(part, {}).get(key)
+        if value is None:
+            continue
+        ok = value <= most
+        missed += not ok
+        print(f"{'met   ' if ok else 'MISSED'} {what}: {value:.3f} (at most {most})")
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
