@@ -32,7 +32,10 @@ from .errors import (
     shown,
 )
 
-__all__ = ["Numbered", "fault", "ints", "labels_of", "numbers"]
+__all__ = ["MAX_ITEMS", "Numbered", "fault", "ints", "labels_of", "numbers"]
+
+#: The most items from_csr takes (the core numbers them in 32 bits, with room to spare).
+MAX_ITEMS = (2**31 - 1) // 4
 
 _INT_FORMATS = frozenset("bBhHiIlLqQnN")
 
@@ -88,8 +91,11 @@ def numbers(indptr: memoryview, indices: memoryview, n_items: int, secondary: me
                  ) -> tuple[Any, ...]:
     """What ``dlx._core.csr`` returns, in Python (the pure engine's from_csr)."""
     ip, ix, sec = indptr.tolist(), indices.tolist(), secondary.tolist()
-    if n_items < 0:
-        n_items = max(max(ix, default=-1), max(sec, default=-1)) + 1
+    if n_items < 0:             # (as the core: an index past 2**63 is out of range below)
+        top = max((k for k in ix + sec if k < 1 << 63), default=-1)
+        if top >= MAX_ITEMS:
+            return ("item large", top, MAX_ITEMS, 0)
+        n_items = top + 1
     codes = [0] * n_items
     for j, k in enumerate(sec):
         if not 0 <= k < n_items:
@@ -145,6 +151,9 @@ def fault(fault: tuple[Any, ...], indptr: memoryview, indices: memoryview,
     def name(k: int) -> str:
         return shown(k if names is None else names[k])
 
+    if kind == "item large":
+        return ExactCoverError(f"item index {a:,} is too large: from_csr takes at most {b:,}"
+                               " items")
     if kind == "secondary range":
         top = f"0..{c - 1}" if c else "none: there are no items"
         return UnknownItemError(f"secondary[{a}] = {secondary[a]} is not an item index ({top})")
@@ -167,8 +176,8 @@ def fault(fault: tuple[Any, ...], indptr: memoryview, indices: memoryview,
     at = indptr[a] + b
     if kind == "item range":
         k = indices[at]
-        why = "negative" if k < 0 else f"not an item (0..{n_items - 1})" if n_items else \
-            "not an item (there are none)"
+        why = "negative" if k < 0 else "too large" if n_items < 0 else \
+            f"not an item (0..{n_items - 1})" if n_items else "not an item (there are none)"
         return UnknownItemError(f"option {shown(labels[a])}: item index {k} (indices[{at}])"
                                 f" is {why}")
     return RepeatedItemError(f"option {shown(labels[a])}: item {name(indices[at])} appears twice")

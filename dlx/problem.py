@@ -292,6 +292,9 @@ class ExactCover:
         ip, ix = arrays.ints(indptr, "indptr"), arrays.ints(indices, "indices")
         sec = arrays.ints(secondary, "secondary")
         n_items = -1 if items is None else items if isinstance(items, int) else len(names or ())
+        if n_items > arrays.MAX_ITEMS:
+            raise ExactCoverError(f"{n_items:,} items: from_csr takes at most"
+                                  f" {arrays.MAX_ITEMS:,}")
         numbered = (arrays.numbers if _csr is None else _csr)(ip, ix, n_items, sec)
         label_list: Sequence[Hashable] = range(len(ip) - 1) if labels is None else \
             arrays.labels_of(labels, len(ip) - 1)

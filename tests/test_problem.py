@@ -386,3 +386,22 @@ def test_from_csr_makes_no_tuple_per_option():
         tracemalloc.stop()
     assert len(p) == n and p.options[n - 1] == (999, 1999, 2000 + 19_999 % 997, 3000 + 19_999 % 991)
     assert held < 40 * n and peak < 80 * n, (held, peak)   # 4 entries: 28 bytes an option
+
+
+def test_from_csr_refuses_more_items_than_it_numbers():
+    np = pytest.importorskip("numpy")
+    huge = np.array([0, 2**64 - 1], dtype=np.uint64)
+    for kwargs, message in [
+            (dict(indices=[0, 10**12]), "item index 1,000,000,000,000 is too large"),
+            (dict(indices=huge), "item index 18446744073709551615 (indices[1]) is too large"),
+            (dict(indices=huge, items=3), "(indices[1]) is not an item (0..2)"),
+            (dict(indices=[0, 1], items=10**10), "10,000,000,000 items: from_csr takes at most")]:
+        for core in (True, False):
+            saved = dlx.problem._csr
+            dlx.problem._csr = saved if core else None
+            try:
+                with pytest.raises(dlx.ExactCoverError) as info:
+                    dlx.ExactCover.from_csr([0, 2], **kwargs)
+            finally:
+                dlx.problem._csr = saved
+            assert message in str(info.value)

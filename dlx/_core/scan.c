@@ -331,7 +331,7 @@ csr_check(const IntArray *indptr, const IntArray *indices, const IntArray *sec, 
    index), "indptr empty", "indptr start" (indptr[0]), "indptr order" (option,
    start, end), "indptr past" (option, end, len(indices)), "indptr short"
    (indptr[-1], len(indices)), "item range" or "item twice" (option, position,
-   index). */
+   index), "item large" (the largest index, the most items taken). */
 PyObject *
 dlx_csr(PyObject *module, PyObject *args)
 {
@@ -356,7 +356,7 @@ dlx_csr(PyObject *module, PyObject *args)
         for (Py_ssize_t j = 0; j < int_count(&sec); j++)
             top = int_at(&sec, j) > top ? int_at(&sec, j) : top;
         if (top >= INT32_MAX / 4) {
-            PyErr_Format(PyExc_ValueError, "csr: item index %lld is too large", top);
+            fault = csr_fault("item large", top, INT32_MAX / 4, 0);
             goto done;
         }
         n_items = (int)top + 1;
