@@ -59,6 +59,7 @@ from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Stats
 from .options import Options
 from .problem import Colored, ExactCover
+from .rules import DEFAULT
 from .verify import why_not
 
 __all__ = ["EXTRA", "PARAMETERS", "Columns", "cp_model", "first", "is_unique", "best",
@@ -163,7 +164,7 @@ def check_keywords(opts: Options, view: str) -> None:
     if opts.executor is not None:
         raise ExactCoverError(f"engine={opts.engine!r} runs in this process: {view}() takes no"
                               " executor with it")
-    if opts.heuristic not in (None, "mrv") and opts.engine == "cp-sat":
+    if opts.heuristic not in (None, DEFAULT.name) and opts.engine == "cp-sat":
         raise ExactCoverError("heuristic= chooses the item Dancing Links branches on; CP-SAT"
                               " branches its own way: leave it out with engine='cp-sat'")
 
