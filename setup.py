@@ -25,7 +25,8 @@ class BuildExt(build_ext):
 
 # One file per concern (see dlx/_core/core.h); paths relative to this file.
 CORE_SOURCES = [f"dlx/_core/{name}.c" for name in (
-    "module", "table", "loop", "search_object", "batch", "minimize", "scan", "memo", "estimate", "bits")]
+    "module", "table", "loop", "search_object", "batch", "minimize", "scan", "reader", "memo",
+    "estimate", "bits")]
 CORE_HEADERS = ["dlx/_core/core.h", "dlx/_core/dance.h", "dlx/_core/memo.h", "dlx/_core/bits.h",
                 "dlx/_core/tree.h"]
 

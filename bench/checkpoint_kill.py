@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 import dlx  # noqa: E402
-from dlx.parallel import checkpoint  # noqa: E402
+from dlx.parallel import checkfile, checkpoint  # noqa: E402
 from problems import queens  # noqa: E402
 
 CHILD = """
@@ -150,7 +150,7 @@ def run_mode(name, kills, rng, folder, address=None):
             proc.wait(timeout=60)
         finally:
             _killpg(proc)
-        if path.exists() and json.loads(path.read_bytes()).get("finished"):
+        if path.exists() and checkfile.load(str(path))["finished"]:
             for leftover in (path, Path(checkpoint.solutions_path(str(path)))):
                 leftover.unlink(missing_ok=True)      # it ended first: start again
     proc = _start(view, path, n, where)

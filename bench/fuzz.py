@@ -1,14 +1,15 @@
-"""Issue 20: the long fuzzing run, dlx tried as a hostile user would.
+"""The long fuzzing run, dlx tried as a hostile user would.
 
-Runs tens of thousands of cases of the harness in ``tests/fuzzing.py`` (random
+Runs tens of thousands of cases of the harness in ``tests/fuzzing/`` (random
 problems on both engines against a brute-force oracle, malformed arguments and
-DLX files, hostile command lines, signals, time limits, and, only here, worker
-SIGKILLs, threads and memory caps) on worker processes, then prints the
-outcomes by family and kind and the reproducer of every distinct failure.  It
-exits with 1 when any case failed.
+DLX files, hostile command lines, signals, time limits, files written for later
+changed and used again, and, only here, worker SIGKILLs, threads and memory caps)
+on worker processes, then prints the outcomes by family and kind and the
+reproducer of every distinct failure.  It exits with 1 when any case failed.
 
     .venv/bin/python bench/fuzz.py --cases 20000 --seed 1 --jobs 2
     .venv/bin/python bench/fuzz.py --family text --cases 500
+    .venv/bin/python bench/fuzz.py --family files --cases 500 --seed 7
     .venv/bin/python bench/fuzz.py --family cli --seed 1 --case 17      # one case again
 """
 

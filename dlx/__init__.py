@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from types import ModuleType as _ModuleType
 
     from . import viz
+    from .deadline import Deadline
+    from .dimacs import write_dimacs
     from .engine import engine_for
     from .errors import (
         BudgetExceeded,
@@ -46,11 +48,13 @@ if TYPE_CHECKING:
     from .estimate import Estimate, estimate
     from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
     from .formats import read_dlx, write_dlx
+    from .lines import MAX_LINE_LENGTH, read_lines
     from .parallel import split
     from .prepared import Answer, CodedAnswers, Codes, Minimized, Prepared
     from .problem import Colored, ExactCover
     from .reduce import Reduced, reduce
     from .search import SearchState
+    from .symmetry import Symmetries, symmetries
     from .verify import is_exact_cover, why_not
     from .views import best, count, first, is_unique, solutions, trace, zdd
     from .zdd import ZDD
@@ -66,27 +70,30 @@ __all__ = [
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not", "engine_for", "reduce", "Reduced",
-    "read_dlx", "write_dlx", "viz",
+    "read_dlx", "write_dlx", "write_dimacs", "read_lines", "MAX_LINE_LENGTH", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
-    "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded",
+    "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded", "Deadline",
     "ZDD", "zdd",
+    "symmetries", "Symmetries",
 ]
 
 # The module of each public name (dlx.split lives in dlx.parallel, the biggest module).
 _HOME = {
     "BudgetExceeded": "errors", "ColorError": "errors", "DuplicateItemError": "errors",
     "ExactCoverError": "errors", "FormatError": "errors", "OptionError": "errors",
-    "RepeatedItemError": "errors", "UnknownItemError": "errors",
+    "RepeatedItemError": "errors", "UnknownItemError": "errors", "Deadline": "deadline",
     "Estimate": "estimate", "estimate": "estimate", "engine_for": "engine",
     "Backtrack": "events", "Choose": "events", "Cover": "events", "Event": "events",
     "Solution": "events", "Stats": "events", "Try": "events", "Uncover": "events",
-    "read_dlx": "formats", "write_dlx": "formats",
+    "read_dlx": "formats", "write_dlx": "formats", "write_dimacs": "dimacs",
+    "read_lines": "lines", "MAX_LINE_LENGTH": "lines",
     "split": "parallel",
     "Answer": "prepared", "Codes": "prepared", "CodedAnswers": "prepared",
     "Minimized": "prepared", "Prepared": "prepared",
     "Colored": "problem", "ExactCover": "problem",
     "Reduced": "reduce", "reduce": "reduce",
     "SearchState": "search",
+    "Symmetries": "symmetry", "symmetries": "symmetry",
     "is_exact_cover": "verify", "why_not": "verify",
     "best": "views", "count": "views", "first": "views", "is_unique": "views",
     "solutions": "views", "trace": "views", "zdd": "views",
@@ -95,8 +102,8 @@ _HOME = {
 
 # The modules that loading every public name brings in: ``dlx.search`` and the like
 # work after a bare ``import dlx``, as they did when the names were loaded eagerly.
-_MODULES = ("engine", "errors", "estimate", "events", "formats", "links", "minimal",
-            "prepared", "problem", "search", "verify", "views")
+_MODULES = ("deadline", "engine", "errors", "estimate", "events", "formats", "links",
+            "minimal", "options", "prepared", "problem", "search", "verify", "views")
 
 # The public modules (in ``__all__``): ``dlx.viz``, the pictures, which imports matplotlib
 # and numpy (the ``viz`` extra) only when it draws.

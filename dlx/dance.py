@@ -5,8 +5,11 @@
 item and ``commit``/``uncommit`` a node (Algorithm C), and for bounds on items
 (Algorithm M, Knuth's DLX3) ``commit_bounded``/``uncommit_bounded`` and
 ``tweak``/``untweak``/``restore_bounded``.  The choosers of step X3 (M3) are here too: minimum
-remaining values (:func:`choose_mrv`), the first item, and Algorithm M's
-branching degree (:func:`choose_bounded`).  The compiled core has the same steps
+remaining values (:func:`choose_mrv`), the first item, Algorithm M's branching
+degree (:func:`choose_bounded`), dlx2-sharp's (:func:`choose_sharp`), SSXCC's and
+SSMCC's weighted choice (:class:`Weighted`, :class:`WeightedBounded`) and minimum
+remaining values with ties drawn at random (:class:`RandomTies`, :class:`RandomTiesBounded`);
+:mod:`dlx.rules` names them.  The compiled core has the same steps and choosers
 under the same names in ``dlx/_core/dance.h``.  The loop that calls them is
 :mod:`dlx.search`.
 
@@ -27,7 +30,8 @@ from collections.abc import Sequence
 from .links import Links
 
 __all__ = ["Dance", "others", "choose_mrv", "choose_first", "choose_bounded", "choose_sharp",
-           "choose_bounded_sharp", "Weighted", "degree", "first_empty", "LOOKAHEAD"]
+           "choose_bounded_sharp", "Weighted", "WeightedBounded", "RandomTies",
+           "RandomTiesBounded", "Rand", "degree", "first_empty", "LOOKAHEAD"]
 
 #: The early-failure test of X5 looks at most this many nodes ahead (so that an option
 #: of many items costs linear, not quadratic, time); the C core uses the same number.
@@ -222,6 +226,21 @@ class Dance:
             self.uncover(self.TOP[q])
         elif c > 0:
             self.unpurify(q)
+
+    def start_at(self, i: int, q: int) -> None:
+        """Make node q the first option of item i's list, keeping the list's cyclic
+        order: the header moves to sit above q (a random rule's first option to try,
+        :meth:`RandomTies.turn`).  Nothing leaves a list: no update.  ``start_at(i,
+        old first)`` undoes it; while i is covered nothing else changes its list."""
+        U, D = self.ULINK, self.DLINK
+        if D[i] == q:
+            return
+        U[D[i]] = U[i]                  # the header out of the circle
+        D[U[i]] = D[i]
+        above = U[q]                    # and back in, above q
+        U[i], D[i] = above, q
+        D[above] = i
+        U[q] = i
 
     def deactivate(self, i: int) -> None:
         """Take item i out of the item list (it needs no more options)."""
@@ -445,6 +464,161 @@ class Weighted:
     def ran_dry(self, links: Links) -> None:
         """A dead end: the first uncovered primary item with no option left gains weight."""
         self.weight[first_empty(links)] += 1
+
+
+class WeightedBounded(Weighted):
+    """The weighted choice under bounds, as Knuth's SSMCC-WTD makes it: the score of an
+    item is its branching degree d (:func:`degree`) divided by its weight; the first
+    item of degree 1 is forced (taken at once); else the item of least d / weight,
+    ties to the smaller ``s = min(SLACK, BOUND)``, then the longer list, then the
+    first (Algorithm M's tie-breaks, :func:`choose_bounded`).  An item of degree 0 or
+    less is a dead end: the first one is chosen, and gains weight
+    (:meth:`ran_dry`).  Scores are compared exactly, as products."""
+
+    __slots__ = ()
+
+    def __call__(self, links: Links) -> int:
+        RL, LEN, BOUND, SLACK, w = links.RLINK, links.LEN, links.BOUND, links.SLACK, self.weight
+        best = forced = best_d = best_s = best_len = 0
+        j = RL[0]
+        while j != 0:
+            n, b = LEN[j], BOUND[j]
+            s = min(SLACK[j], b)
+            d = n + s - b + 1
+            if d <= 0:
+                return j                # a dead end, whatever else is forced
+            if d == 1:
+                if forced == 0:
+                    forced = j
+            elif forced == 0 and (best == 0 or d * w[best] < best_d * w[j] or (
+                    d * w[best] == best_d * w[j]
+                    and (s < best_s or s == best_s and n > best_len))):
+                best, best_d, best_s, best_len = j, d, s, n
+            j = RL[j]
+        return forced or best
+
+    def ran_dry(self, links: Links) -> None:
+        """A dead end: the first uncovered primary item of degree 0 or less (the one
+        chosen) gains weight."""
+        j = links.RLINK[0]
+        while degree(links, j) > 0:
+            j = links.RLINK[j]
+        self.weight[j] += 1
+
+
+_MASK = (1 << 64) - 1
+
+
+class Rand:
+    """splitmix64 (Steele, Lea and Flood): the random numbers of the pure engine, the
+    same in the core (``dlx/_core/dance.h``), so that a seed draws the same numbers
+    on both (:class:`RandomTies`, :func:`dlx.estimate`).
+
+    >>> r = Rand(1)
+    >>> [r.below(10) for _ in range(8)]
+    [5, 9, 0, 5, 1, 8, 5, 3]
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform whole number in 0..n-1 (draws below 2**64 mod n are rejected: no
+        bias)."""
+        low = (1 << 64) % n
+        while True:
+            z = self.next()
+            if z >= low:
+                return z % n
+
+
+class RandomTies:
+    """Minimum remaining values with ties drawn at random: among the uncovered primary
+    items of shortest list, the k-th in the item list, k drawn uniformly by
+    :class:`Rand` from ``seed`` (Knuth's SSXCC randomises its choice so); an item
+    with one option left is taken at once, as :func:`choose_mrv` takes it, with no
+    draw.  Called when no uncovered primary item is empty.  Its options are tried
+    from one drawn at random (:meth:`turn`; without bounds), so that runs from
+    different seeds differ in the options they try as well as in the items.  One
+    per search: its random numbers are the search's; the core draws the same ones."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, links: Links, seed: int) -> None:
+        self.rng = Rand(seed)
+
+    def __call__(self, links: Links) -> int:
+        RL, LEN = links.RLINK, links.LEN
+        best = RL[0]
+        shortest, ties = LEN[best], 1
+        j = RL[best]
+        while j != 0 and shortest > 1:
+            n = LEN[j]
+            if n < shortest:
+                best, shortest, ties = j, n, 1
+            elif n == shortest:
+                ties += 1
+            j = RL[j]
+        if shortest <= 1 or ties == 1:
+            return best
+        k = self.rng.below(ties)
+        j = best                        # the k-th tie from the first one on
+        while LEN[j] != shortest or k > 0:
+            if LEN[j] == shortest:
+                k -= 1
+            j = RL[j]
+        return j
+
+    def turn(self, links: Links, i: int) -> int:
+        """X4: the option of item i to try first, drawn at random (its list is then
+        tried cyclically from there: :meth:`Dance.start_at`); no draw when it has one."""
+        D, n = links.DLINK, links.LEN[i]
+        x = D[i]
+        for _ in range(self.rng.below(n) if n > 1 else 0):
+            x = D[x]
+        return x
+
+
+class RandomTiesBounded(RandomTies):
+    """:class:`RandomTies` under bounds: Algorithm M's choice (:func:`choose_bounded`),
+    its ties (the same degree, ``s`` and length) drawn at random.  An item of degree
+    0 or less is a dead end: the first one is chosen, with no draw."""
+
+    __slots__ = ()
+
+    def __call__(self, links: Links) -> int:
+        RL, LEN, BOUND, SLACK = links.RLINK, links.LEN, links.BOUND, links.SLACK
+        best, key, ties = 0, (0, 0, 0), 0
+        j = RL[0]
+        while j != 0:
+            s = min(SLACK[j], BOUND[j])
+            this = (LEN[j] + s - BOUND[j] + 1, s, -LEN[j])
+            if this[0] <= 0:
+                return j                # a dead end
+            if best == 0 or this < key:
+                best, key, ties = j, this, 1
+            elif this == key:
+                ties += 1
+            j = RL[j]
+        if ties <= 1:
+            return best
+        k = self.rng.below(ties)
+        j = best
+        while True:
+            s = min(SLACK[j], BOUND[j])
+            if (LEN[j] + s - BOUND[j] + 1, s, -LEN[j]) == key:
+                if k == 0:
+                    return j
+                k -= 1
+            j = RL[j]
 
 
 def degree(links: Links, i: int) -> int:

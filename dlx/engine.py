@@ -24,6 +24,12 @@ variable ``DLX_ENGINE`` decides, and then ``"auto"``.
   representation does not serve runs on the links with the scan, whatever is
   asked.
 
+Two more names are not Dancing Links (:data:`SOLVERS`): ``"cp-sat"`` hands
+:func:`dlx.first`, :func:`dlx.is_unique` and :func:`dlx.best` to OR-Tools' CP-SAT
+(:mod:`dlx.cpsat`), and ``"race"`` runs the core and CP-SAT side by side
+(:mod:`dlx.race`); every other request refuses them, saying why (:func:`refusal`),
+and ``DLX_ENGINE`` does not take them.
+
 Whatever the choice, a few requests always run on the pure engine, because they
 call back into Python at every step: :func:`dlx.trace`, a callable
 ``heuristic=`` and a ``bound=`` hook for :func:`dlx.best`; so do problems too big
@@ -56,6 +62,7 @@ from typing import Any
 
 from .errors import BudgetExceeded, ExactCoverError, shown
 from .links import Links
+from .rules import draws, rule
 
 try:
     # (unbuilt, ``dlx._core`` is the folder of its C sources, a namespace package with
@@ -65,13 +72,18 @@ try:
 except ImportError:  # not built (no compiler), or blocked on purpose
     _core = None
 
-__all__ = ["ENGINES", "MAX_BOUND", "available", "active", "describe", "select", "fits",
+__all__ = ["ENGINES", "SOLVERS", "refusal", "MAX_BOUND", "available", "active", "describe",
+           "select", "fits",
            "representation",
            "engine_for",
-           "fits_best", "table", "budget"]
+           "fits_best", "table", "budget", "restartable"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
 ENGINES = ("auto", "c", "python", "c-links", "c-bits", "c-tree")
+
+#: The back-ends that are not Dancing Links: they answer ``first``, ``is_unique`` and
+#: ``best`` (:mod:`dlx.cpsat`, :mod:`dlx.race`), and every other request refuses them.
+SOLVERS = ("cp-sat", "race")
 
 def available() -> bool:
     """True when the compiled core ``dlx._core`` can be imported."""
@@ -84,10 +96,25 @@ def _requested(engine: str | None) -> str:
         where = "the DLX_ENGINE environment variable"
     else:
         where = "engine="
+    if engine in SOLVERS:
+        raise ExactCoverError(refusal(engine) if where == "engine=" else
+                              f"{where} names a Dancing Links engine ('auto', 'c' or"
+                              f" 'python'); give engine={engine!r} to first, is_unique or best")
     if engine not in ENGINES:
         raise ExactCoverError(f"{where} must be 'auto', 'c' or 'python' (or 'c-links',"
-                              f" 'c-bits', 'c-tree'), not {shown(engine)}")
+                              f" 'c-bits', 'c-tree', 'cp-sat', 'race'), not {shown(engine)}")
     return engine
+
+
+def refusal(engine: str, view: str = "this search") -> str:
+    """Why ``engine`` (a solver, :data:`SOLVERS`) cannot serve ``view``.
+
+    >>> refusal("cp-sat", "count")  # doctest: +ELLIPSIS
+    "engine='cp-sat' cannot do count: CP-SAT finds one solution per solve; ..."
+    """
+    return (f"engine={engine!r} cannot do {view}: CP-SAT finds one solution per solve;"
+            " listing or counting them is Dancing Links' work (engine='auto', 'c' or"
+            " 'python'); engine='cp-sat' and 'race' serve first, is_unique and best")
 
 
 def select(engine: str | None = None) -> bool:
@@ -222,20 +249,24 @@ def fits(links: Links) -> bool:
 
 
 def _search(req: Any, mode: str, **extra: Any) -> Any:
-    """A core search for a view's checked request (see :mod:`dlx.views`)."""
+    """A core search for a view's checked request (see :mod:`dlx.views`); ``extra``
+    adds to (or overrides) what the request says."""
     assert _core is not None
     limit = req.limit if mode == "count" else None
     links = req.links
-    if req.heuristic == "sharp":
-        extra["sharp"] = bytes(links.sharp())
-    elif req.heuristic == "weighted" and links.multi:
-        raise ExactCoverError("heuristic='weighted' is for problems without bounds on"
-                              " items (as Knuth's SSXCC); use 'mrv' or 'sharp'")
-    return _core.Search(
-        table(links), _labels(links), mode,
-        max_nodes=budget(req.max_nodes), limit=budget(limit),
-        timeout=_left(req), heuristic=_HEURISTICS[req.heuristic], progress=req.progress,
-        stats=req.stats, forced=req.forced, bits=representation(req.opts.engine), **extra)
+    keywords = rule(req.heuristic).core_keywords(links, draws(req.opts.seed))
+    keywords.update(max_nodes=budget(req.max_nodes), limit=budget(limit), timeout=_left(req),
+                    progress=req.progress, stats=req.stats, forced=req.forced,
+                    bits=representation(req.opts.engine))
+    keywords.update(extra)
+    return _core.Search(table(links), _labels(links), mode, **keywords)
+
+
+def restartable(req: Any, **run: Any) -> Any:
+    """The core's search for :mod:`dlx.restarts`: ``req``'s, with the first run's
+    ``seed``, ``max_nodes``, ``timeout``, ``stats`` and ``progress``; its ``restart``
+    runs the next from the same links."""
+    return _search(req, "solutions", **run)
 
 
 def _left(req: Any) -> float:
@@ -243,10 +274,6 @@ def _left(req: Any) -> float:
     (its clock started before the problem was laid out), -1.0 for none."""
     left = req.left()
     return -1.0 if left is None else float(left)
-
-
-#: The core's codes of the built-in heuristics (dance.h's H_ codes).
-_HEURISTICS = {None: 0, "mrv": 0, "first": 1, "sharp": 2, "weighted": 3}
 
 
 def budget(n: int | None) -> int:
@@ -270,20 +297,15 @@ def _out_of_budget(req: Any, search: Any, found: Any) -> BudgetExceeded:
     return stop
 
 
-def estimate(links: Links, samples: int, seed: int, heuristic: str | None,
+def estimate(links: Links, samples: int, seed: int, rule: dict[str, Any],
              forced: list[int], timeout: float | None
              ) -> tuple[int, tuple[float, float, float, float]]:
-    """The core's probes for :func:`dlx.estimate`: how many were made, and Welford's
-    sums of their estimates (the pure engine's, number for number)."""
-    extra: dict[str, Any] = {}
-    if heuristic == "sharp":
-        extra["sharp"] = bytes(links.sharp())
-    elif heuristic == "weighted" and links.multi:
-        raise ExactCoverError("heuristic='weighted' is for problems without bounds on"
-                              " items (as Knuth's SSXCC); use 'mrv' or 'sharp'")
+    """The core's probes for :func:`dlx.estimate` (``rule``: the choice rule's
+    :meth:`~dlx.rules.Rule.core_keywords`): how many were made, and Welford's sums
+    of their estimates (the pure engine's, number for number)."""
     done, *sums = table(links).estimate(
-        samples, seed, heuristic=_HEURISTICS[heuristic], forced=forced,
-        timeout=-1.0 if timeout is None else float(timeout), **extra)
+        samples, seed, forced=forced, timeout=-1.0 if timeout is None else float(timeout),
+        **rule)
     return done, (sums[0], sums[1], sums[2], sums[3])
 
 

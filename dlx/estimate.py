@@ -32,19 +32,19 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from . import engine as _engine
-from .dance import Dance, degree, first_empty, others
+from .dance import Dance, Rand, degree, first_empty, others
 from .errors import BudgetExceeded, ExactCoverError, shown
 from .links import Links
 from .options import check_seconds
 from .partial import place_forced, unwind, unwind_bounded
 from .problem import ExactCover
-from .search import HeuristicName, chooser
+from .rules import HeuristicName, rule
 
-__all__ = ["Estimate", "estimate", "MAX_SAMPLES"]
+__all__ = ["Estimate", "estimate", "MAX_SAMPLES", "Rand"]
 
 #: The most probes one estimate runs (a billion take hours on the pure engine).
 MAX_SAMPLES = 10**9
@@ -100,18 +100,17 @@ def estimate(problem: ExactCover, *, samples: int = 1000, seed: int | None = Non
     timeout = check_seconds(timeout)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ExactCoverError(f"seed must be a whole number or None, not {shown(seed)}")
-    if heuristic not in (None, "mrv", "first", "sharp", "weighted"):
-        raise ExactCoverError(f"unknown heuristic {shown(heuristic)}: use 'mrv', 'first',"
-                              " 'sharp' or 'weighted'")
+    chosen = rule(heuristic)            # (its random draws, if any, start from the seed too)
     links = Links.of(problem)
     forced_options = links.forced_options(forced)
     start = _seed(seed)
     deadline = None if timeout is None else time.monotonic() + timeout
     if _engine.select(engine) and _engine.fits(links):
-        done, sums = _engine.estimate(links, samples, start, heuristic, forced_options,
-                                      timeout)
+        done, sums = _engine.estimate(links, samples, start, chosen.core_keywords(links),
+                                      forced_options, timeout)
     else:
-        done, sums = _pure(links.copy(), samples, start, heuristic, forced_options, deadline)
+        done, sums = _pure(links.copy(), samples, start, chosen.chooser(links, start),
+                           forced_options, deadline)
     made = _made(done, sums)
     if done < samples:
         raise BudgetExceeded(None, made, timeout=timeout)
@@ -142,13 +141,13 @@ def _seed(seed: int | None) -> int:
     return seed & _MASK
 
 
-def _pure(links: Links, samples: int, seed: int, heuristic: HeuristicName | None,
+def _pure(links: Links, samples: int, seed: int, choose: Callable[[Links], int],
           forced: list[int], deadline: float | None
           ) -> tuple[int, tuple[float, float, float, float]]:
-    """The probes on the pure engine (``links`` a private copy): how many were made,
-    and Welford's sums of their estimates."""
+    """The probes on the pure engine (``links`` a private copy, ``choose`` the rule's
+    chooser, whose random draws, if any, are its own): how many were made, and
+    Welford's sums of their estimates."""
     dance = Dance(links)
-    choose = chooser(heuristic, links)
     rng = Rand(seed)
     levels = len(forced) + 1
     x, first, score = [0] * levels, [0] * levels, [0] * (levels + 1)
@@ -171,36 +170,6 @@ def _pure(links: Links, samples: int, seed: int, heuristic: HeuristicName | None
 
 
 _MASK = (1 << 64) - 1
-
-
-class Rand:
-    """splitmix64 (Steele, Lea and Flood): the probes' random numbers, the same in the
-    core (``dlx/_core/estimate.c``), so that a seed gives the same estimate on both.
-
-    >>> r = Rand(1)
-    >>> [r.below(10) for _ in range(8)]
-    [5, 9, 0, 5, 1, 8, 5, 3]
-    """
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
-
-    def next(self) -> int:
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """A uniform whole number in 0..n-1 (draws below 2**64 mod n are rejected: no
-        bias)."""
-        low = (1 << 64) % n
-        while True:
-            z = self.next()
-            if z >= low:
-                return z % n
 
 
 def _probe(dance: Dance, choose: object, rng: Rand) -> tuple[float, float]:

@@ -34,6 +34,9 @@ class Stats:
     k-th of d branches at a level counts (k - 1) / d of what is left there, as if
     the tree were uniform): 1.0 when the search is over, and what ``progress``
     callbacks show meanwhile.  (It is left out of comparisons of Stats.)
+    ``symmetry_saved``: in a count by symmetry (``count(..., symmetry=True)``), the
+    nodes not visited because a symmetric image's count stood in for them: each
+    subtree counted once for its whole orbit is taken as large as the one searched.
 
     >>> import dlx
     >>> s = dlx.Stats()
@@ -48,6 +51,7 @@ class Stats:
     solutions: int = 0
     profile: list[int] = field(default_factory=list)
     explored: float = field(default=0.0, compare=False)
+    symmetry_saved: int = 0
 
     @property
     def max_level(self) -> int:

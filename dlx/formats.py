@@ -79,17 +79,24 @@ C Y:1 |5
 
 from __future__ import annotations
 
-import io
 import re
 import sys
 import warnings
 from collections.abc import Hashable, Iterable, Iterator
 from fractions import Fraction
-from typing import Protocol
+from functools import cached_property
 
 from .errors import ExactCoverError, FormatError
+from .lines import MAX_LINE_LENGTH, NotTextError, SupportsReadline, read_lines
 from .names import NAMES_HEADER, NameTable, short_names, table_line
 from .problem import Colored, ExactCover
+
+try:
+    # the core's reading of option lines (unbuilt, ``dlx._core`` is a bare folder)
+    from . import _core
+    from ._core import read_options as _  # noqa: F401
+except ImportError:  # the pure engine alone
+    _core = None
 
 __all__ = [
     "KNUTH_TOY",
@@ -116,19 +123,12 @@ d e g
 """
 """Knuth's toy problem in his format: seven items, six options, one solution."""
 
-MAX_LINE_LENGTH = 1_000_000
-"""The longest line (in characters, without its line break) that the reader accepts."""
 
 _TOKEN = re.compile(r"\S+")
 # Control characters other than the blanks \t \n \v \f \r, and lone surrogates
 # (what ``errors="surrogateescape"`` makes of undecodable bytes).
 _NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _BOM = "\ufeff"
-
-
-class NotTextError(ExactCoverError, TypeError):
-    """:func:`read_dlx` was given something other than text (bytes, a path, a number, a
-    binary file): an :class:`~dlx.ExactCoverError`, and a TypeError as it always was."""
 
 
 class NotProblemError(ExactCoverError, TypeError):
@@ -140,12 +140,6 @@ class DLXFormatWarning(UserWarning):
     """A line of a DLX file was read but ignored (an option with no primary item)."""
 
 
-class SupportsReadline(Protocol):
-    """A text stream: anything with ``readline(size)`` returning str."""
-
-    def readline(self, size: int = ..., /) -> str: ...
-
-
 def _describe(char: str) -> str:
     code = f"U+{ord(char):04X}"
     if char == "\x00":
@@ -155,42 +149,17 @@ def _describe(char: str) -> str:
     return f"control character {code}"
 
 
-def _lines(source: str | SupportsReadline, max_line_length: int) -> Iterator[tuple[int, str]]:
-    """Yield ``(line number, text without the line break)`` for every line of ``source``.
-
-    Reads with ``readline(limit)`` so that one huge line costs no more than the cap.
-    """
-    if isinstance(source, str):
-        stream: SupportsReadline = io.StringIO(source, newline=None)
-    elif hasattr(source, "readline"):
-        stream = source
-    else:
+def _lines(source: str | SupportsReadline, max_line_length: int | None
+           ) -> Iterator[tuple[int, str]]:
+    """Yield ``(line number, text without the line break)`` for every line of ``source``,
+    read by :func:`dlx.read_lines` (one huge line costs no more than the cap); the line
+    must be plain text."""
+    if not isinstance(source, str) and not hasattr(source, "readline"):
         raise NotTextError(
             "read_dlx expects the text of a DLX file (str) or a text file opened with"
             f" open(path), not {type(source).__name__}"
         )
-    number = 0
-    while True:
-        number += 1
-        try:
-            line = stream.readline(min(max_line_length + 2, sys.maxsize))
-        except UnicodeDecodeError as e:
-            raise FormatError(
-                f"the input is not valid {e.encoding} text ({e.reason}) at or after this line",
-                number,
-            ) from None
-        if not isinstance(line, str):
-            raise NotTextError(
-                f"read_dlx needs a text stream, but readline() returned {type(line).__name__}"
-                " (open the file in text mode)"
-            )
-        if not line:
-            return
-        text = line[:-1] if line.endswith("\n") else line
-        if text.endswith("\r"):
-            text = text[:-1]
-        if len(text) > max_line_length:
-            raise FormatError(f"line is longer than {max_line_length} characters", number)
+    for number, text in read_lines(source, max_length=max_line_length, reader="read_dlx"):
         if number == 1 and text.startswith(_BOM):
             text = text[1:]
         bad = _NOT_TEXT.search(text)
@@ -209,10 +178,10 @@ def _is_comment_or_blank(text: str) -> bool:
 
 
 def _read(
-    source: str | SupportsReadline, max_line_length: int, decode_names: bool = True
+    source: str | SupportsReadline, max_line_length: int | None, decode_names: bool = True
 ) -> tuple[ExactCover, tuple[int, ...]]:
-    if isinstance(max_line_length, bool) or not isinstance(max_line_length, int) or \
-            max_line_length < 1:
+    if max_line_length is not None and (isinstance(max_line_length, bool) or not isinstance(
+            max_line_length, int) or max_line_length < 1):
         raise ExactCoverError(f"max_line_length must be a whole number from 1, not"
                               f" {max_line_length!r:.40}")
     lines = _lines(source, max_line_length)
@@ -225,33 +194,60 @@ def _read(
         if decode_names:
             names.see(text)
     else:
-        raise FormatError(
-            "no item line: the input has only blank lines and comments (lines starting with '|')",
-            max(last, 1),
-        )
+        raise FormatError("no item line: the input has only blank lines and comments (lines"
+                          " starting with '|')", max(last, 1))
     items = _ItemLine(text, number)
     options: dict[Hashable, tuple[Hashable, ...]] = {}
     costs: dict[Hashable, int | float | Fraction] = {}
     option_lines: list[int] = []
-    for number, text in lines:
+    fast = _Fast(items) if _core is not None else None
+    for number, text in lines if fast is None else fast.left(lines, options, costs, option_lines):
+        # (with the core, the lines it leaves: faults, costs other than whole numbers,
+        # options without a primary item, characters beyond Latin-1)
         if _is_comment_or_blank(text):
             continue
         entries, cost, has_primary = _option_line(text, number, items)
         if not has_primary:
-            warnings.warn(
-                f"line {number}: option ignored (no primary items)",
-                DLXFormatWarning,
-                stacklevel=3,
-            )
+            warnings.warn(f"line {number}: option ignored (no primary items)", DLXFormatWarning,
+                          stacklevel=3)
             continue
         label = len(option_lines)
         options[label] = entries
         if cost:
             costs[label] = cost
         option_lines.append(number)
+        if fast is not None:
+            fast.alone = False
     # Every check ExactCover makes was made above, per line, with a line and column.
+    if fast is not None and fast.alone and not names.item and not names.colour:
+        numbers = None if fast.flags[0] else bytes(fast.entries)   # (colours: laid out apart)
+        return ExactCover._read(options, items.primary, items.secondary, items.bounds, costs,
+                                numbers), tuple(option_lines)
     return names.problem(options, items.primary, items.secondary, items.bounds,
                          costs), tuple(option_lines)
+
+
+class _Fast:
+    """The core's reading of option lines (``dlx._core.read_options``): the options go
+    into the reader's dict, costs and lines, numbered for the layout as they are read."""
+
+    def __init__(self, items: _ItemLine) -> None:
+        assert _core is not None
+        self.table = _core.item_names(tuple(items.primary) + tuple(items.secondary))
+        self.n1 = len(items.primary)
+        self.colours: dict[str, tuple[int, Colored]] = {}
+        self.entries, self.flags = bytearray(), bytearray(1)   # flags[0]: a colour was read
+        self.alone = True                                      # no option was read in Python
+
+    def left(self, lines: Iterator[tuple[int, str]], options: dict[Hashable, tuple[Hashable, ...]],
+             costs: dict[Hashable, int | float | Fraction], option_lines: list[int]
+             ) -> Iterator[tuple[int, str]]:
+        """The lines the core leaves for Python, each after it read those before it."""
+        assert _core is not None
+        while (line := _core.read_options(lines, self.table, self.n1, Colored, self.colours,
+                                          options, costs, option_lines, self.entries,
+                                          self.flags)) is not None:
+            yield line
 
 
 _BOUNDS = re.compile(r"(?:(\d+):)?(\d+)")
@@ -266,20 +262,32 @@ class _ItemLine:
         self.secondary: list[str] = []
         self.bounds: dict[str, tuple[int, int]] = {}
         self.number = number
-        # name -> (is secondary, column where it was declared)
-        self.declared: dict[str, tuple[bool, int]] = {}
+        words = text.split()
+        if ":" not in text and ("|" not in text or (text.count("|") == 1 and "|" in words)) \
+                and len(set(words)) == len(words):
+            # plain names, no bounds, at most one '|' on its own: nothing to check
+            bar = words.index("|") if "|" in words else len(words)
+            self.primary, self.secondary = words[:bar], words[bar + 1:]
+            return
+        self._read(text, number)
+
+    @cached_property
+    def declared(self) -> dict[str, bool]:
+        """Item name -> whether it is secondary (for the option lines Python reads)."""
+        return {**dict.fromkeys(self.primary, False), **dict.fromkeys(self.secondary, True)}
+
+    def _read(self, text: str, number: int) -> None:
+        """The item line token by token, naming the column of a fault."""
+        declared: dict[str, int] = {}          # name -> the column where it was declared
         bar_column: int | None = None
         for match in _TOKEN.finditer(text):
             token, column = match.group(), match.start() + 1
             # As in DLX1, a token starting with '|' is the separator, possibly glued to a name.
             while token.startswith("|"):
                 if bar_column is not None:
-                    raise FormatError(
-                        f"'|' appears twice in the item line (first at column {bar_column});"
-                        " a single '|' separates primary from secondary items",
-                        number,
-                        column,
-                    )
+                    raise FormatError(f"'|' appears twice in the item line (first at column"
+                                      f" {bar_column}); a single '|' separates primary from"
+                                      " secondary items", number, column)
                 bar_column = column
                 token, column = token[1:], column + 1
             if not token:
@@ -291,11 +299,11 @@ class _ItemLine:
                 raise FormatError(
                     f"item name {token!r} contains ':' (colours belong in options, as"
                     " item:colour)", number, column)
-            if token in self.declared:
+            if token in declared:
                 raise FormatError(
                     f"duplicate item {token!r} (already named at column"
-                    f" {self.declared[token][1]})", number, column)
-            self.declared[token] = (bar_column is not None, column)
+                    f" {declared[token]})", number, column)
+            declared[token] = column
             (self.secondary if bar_column is not None else self.primary).append(token)
             if bounds is not None and bounds != (1, 1):
                 self.bounds[token] = bounds
@@ -378,13 +386,9 @@ def _option_line(text: str, number: int, items: _ItemLine
             cost += _cost(token, number, column)
             continue
         if token == "|":
-            raise FormatError(
-                "'|' in an option line: only lines starting with '|' are comments,"
-                " options list secondary items without a separator, and a cost is"
-                " written |n after the first item",
-                number,
-                column,
-            )
+            raise FormatError("'|' in an option line: only lines starting with '|' are"
+                              " comments, options list secondary items without a separator,"
+                              " and a cost is written |n after the first item", number, column)
         if "|" in token:
             raise FormatError(f"{token!r} contains '|' (a cost is written |n after the first"
                               " item, n a non-negative number)", number, column)
@@ -392,19 +396,13 @@ def _option_line(text: str, number: int, items: _ItemLine
         if not name:
             raise FormatError(f"missing item name before ':' in {token!r}", number, column)
         if name not in declared:
-            raise FormatError(
-                f"unknown item {name!r} (not in the item line, line {items.number})",
-                number,
-                column,
-            )
+            raise FormatError(f"unknown item {name!r} (not in the item line, line"
+                              f" {items.number})", number, column)
         if name in seen:
-            raise FormatError(
-                f"item {name!r} repeated in this option (already at column {seen[name]})",
-                number,
-                column,
-            )
+            raise FormatError(f"item {name!r} repeated in this option (already at column"
+                              f" {seen[name]})", number, column)
         seen[name] = column
-        is_secondary = declared[name][0]
+        is_secondary = declared[name]
         if colon:
             entries.append(_colour(name, colour, token, is_secondary, number, column))
         else:
@@ -433,25 +431,18 @@ reads (4,300)
 def _colour(name: str, colour: str, token: str, is_secondary: bool, number: int,
             column: int) -> Colored:
     if not is_secondary:
-        raise FormatError(
-            f"colour on primary item {name!r}: only secondary items"
-            " (after '|' in the item line) can have a colour",
-            number,
-            column,
-        )
+        raise FormatError(f"colour on primary item {name!r}: only secondary items (after '|'"
+                          " in the item line) can have a colour", number, column)
     if not colour:
-        raise FormatError(
-            f"empty colour in {token!r}: write {name} or {name}:colour",
-            number,
-            column,
-        )
+        raise FormatError(f"empty colour in {token!r}: write {name} or {name}:colour", number,
+                          column)
     if ":" in colour:
         raise FormatError(f"colour {colour!r} of item {name!r} contains ':'", number, column)
     return Colored(name, colour)
 
 
 def read_dlx(
-    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH,
+    source: str | SupportsReadline, *, max_line_length: int | None = None,
     decode_names: bool = True
 ) -> ExactCover:
     """Read an exact-cover problem in Knuth's DLX format.
@@ -468,9 +459,11 @@ def read_dlx(
     source : str or text stream
         The text itself, or an open text file (anything with ``readline``).
         To read a file by name, pass ``open(path)``.
-    max_line_length : int
+    max_line_length : int or None
         Longer lines raise :class:`~dlx.errors.FormatError`; the reader never
-        holds more than one such line in memory.
+        holds more than one such line in memory.  None (the default): no cap for
+        a str or a regular file (their size bounds a line), :data:`MAX_LINE_LENGTH`
+        characters for other streams (a pipe), as :func:`dlx.read_lines` reads.
     decode_names : bool
         Turn the short names of a name table back into their values (default);
         False keeps the names as the file spells them.
@@ -505,7 +498,7 @@ def read_dlx(
 
 
 def read_dlx_lines(
-    source: str | SupportsReadline, *, max_line_length: int = MAX_LINE_LENGTH,
+    source: str | SupportsReadline, *, max_line_length: int | None = None,
     decode_names: bool = True
 ) -> tuple[ExactCover, tuple[int, ...]]:
     """Read a DLX problem and the source line number of each option.

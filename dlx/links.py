@@ -44,7 +44,7 @@ index arithmetic with spacer tests, and the spacers are still there for
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .errors import ExactCoverError, shown
@@ -89,7 +89,7 @@ class Links:
     color_names: list[Hashable]
     skipped: list[Hashable]
     _shared: dict[str, Any]
-    _source: tuple[bytes, dict[Hashable, Any]] | None
+    _source: tuple[bytes, Mapping[Hashable, Any]] | None
     _lock: threading.Lock
 
     @classmethod
@@ -180,7 +180,7 @@ class Links:
                 yield label, [index[e] for e in entries], None
 
     @staticmethod
-    def _from_entries(entries: bytes, options: dict[Hashable, Any]
+    def _from_entries(entries: bytes, options: Mapping[Hashable, Any]
                       ) -> Iterator[tuple[Hashable, list[int], None]]:
         """Each option as (label, its item numbers, None), read from the numbers that
         ``dlx._core.scan`` gave: per option its length, then its item numbers."""

@@ -11,11 +11,9 @@ Unpack[Keywords]``), and :class:`Options` holds them checked, for the searches:
     :data:`~dlx.search.PROGRESS_EVERY` nodes (an exception it raises stops the
     search cleanly).
 ``heuristic``
-    ``"mrv"`` (default: the first item of fewest options), ``"first"``, ``"sharp"``
-    (Knuth's dlx2-sharp: the fewest options among the items named ``#...``, another
-    item only when it has one option left), ``"weighted"`` (Knuth's SSXCC variant:
-    the fewest options divided by a weight that grows each time the item's list runs
-    dry; not with bounds), or a callable ``f([(item, options left), ...]) -> index``.
+    The choice rule of step X3, by name: one of :data:`dlx.rules.RULES` (``"mrv"``
+    by default, the item of fewest options; the table says what each does and
+    needs), or a callable ``f([(item, options left), ...]) -> index``.
 ``forced``
     Option labels to choose first: the search explores only below that partial
     solution (a clash among them means no solution).  Its statistics count that
@@ -26,13 +24,21 @@ Unpack[Keywords]``), and :class:`Options` holds them checked, for the searches:
 ``seed``
     None: options in the problem's order.  A number: the options in a random
     order drawn from it (Knuth's ``s`` option), so that ``first`` finds other
-    solutions, reproducibly; the answers of ``count`` and ``is_unique`` stay.
+    solutions, reproducibly; the answers of ``count`` and ``is_unique`` stay.  A
+    rule that draws random numbers draws them from it too (0 when None).
+``restarts``
+    (:func:`dlx.first` only) True: search by randomised restarts, runs of growing
+    node budgets, most choosing with random draws of their own, until one finds a
+    solution (see :mod:`dlx.restarts`): *a* solution, not the first in search
+    order.  The seed then seeds the draws only (the options keep their order).
 ``engine``
     ``"auto"``, ``"c"`` or ``"python"``; ``"c-links"``, ``"c-bits"`` and ``"c-tree"``
     pick one of the core's representations, for tests and benchmarks (see
     :mod:`dlx.engine`).  ``"c-tree"`` keeps X3's choice in a tree, for big problems:
     under ``"mrv"`` (and Algorithm M's rule), while ``"sharp"`` and ``"weighted"``
     keep their scan of every item.
+    ``"cp-sat"`` (OR-Tools' CP-SAT, :mod:`dlx.cpsat`) and ``"race"`` (the core and
+    CP-SAT side by side, :mod:`dlx.race`) serve ``first``, ``is_unique`` and ``best``.
 ``executor``
     None: search here.  Any :class:`concurrent.futures.Executor` (a process pool,
     a Dask cluster's): cut the tree into pieces (:func:`dlx.split`) and search
@@ -55,17 +61,19 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict
 
 from .errors import ExactCoverError, shown
 from .events import Stats
+from .rules import RESTARTS, RULES, HeuristicName, names
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
-    from .search import Heuristic, HeuristicName
+    from .search import Heuristic
 
 __all__ = ["Keywords", "SearchKeywords", "Options", "Engine", "Progress", "check_positive",
            "check_seconds"]
 
 #: The values of ``engine=``.
-Engine: TypeAlias = Literal["auto", "c", "python", "c-links", "c-bits", "c-tree"]
+Engine: TypeAlias = Literal["auto", "c", "python", "c-links", "c-bits", "c-tree", "cp-sat",
+                          "race"]
 
 #: A ``progress`` callback: called with the Stats (or a parallel run's Report).
 Progress: TypeAlias = Callable[[Stats], object]
@@ -88,6 +96,7 @@ class Keywords(SearchKeywords, total=False):
 
     seed: int | None
     executor: Executor | None
+    restarts: bool
 
 
 @dataclass(frozen=True)
@@ -103,6 +112,7 @@ class Options:
     seed: int | None = None
     engine: Engine | None = None
     executor: Executor | None = None
+    restarts: bool = False
 
     def __repr__(self) -> str:
         given = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
@@ -125,9 +135,11 @@ class Options:
         if opts.progress is not None and not callable(opts.progress):
             raise ExactCoverError("progress must be a callable (taking the Stats) or None")
         h = opts.heuristic
-        if not (h is None or h in ("mrv", "first", "sharp", "weighted") or callable(h)):
-            raise ExactCoverError(f"unknown heuristic {shown(h)}: use 'mrv', 'first', 'sharp',"
-                                  " 'weighted' or a callable")
+        if not (h is None or isinstance(h, str) and h in RULES or callable(h)):
+            raise ExactCoverError(f"unknown heuristic {shown(h)}: use one of {names()}, or a"
+                                  " callable")
+        if opts.restarts is not False:
+            _check_restarts(view, opts)
         if opts.seed is not None and (isinstance(opts.seed, bool)
                                       or not isinstance(opts.seed, int)):
             raise ExactCoverError(f"seed must be a whole number or None, not {shown(opts.seed)}")
@@ -140,6 +152,20 @@ class Options:
     def but(self, **changes: Any) -> Options:
         """These options with some changed (not checked again)."""
         return replace(self, **changes)
+
+
+def _check_restarts(view: str, opts: Options) -> None:
+    """``restarts=`` is True or False, for ``first``, searched here by the random rule."""
+    if not isinstance(opts.restarts, bool):
+        raise ExactCoverError(f"restarts must be True or False, not {shown(opts.restarts)}")
+    if view != "first":
+        raise ExactCoverError(f"restarts= is for first(): {view}() searches the whole tree")
+    if opts.executor is not None:
+        raise ExactCoverError("restarts run in one process: give restarts= or executor=,"
+                              " not both")
+    if opts.heuristic is not None and opts.heuristic != RESTARTS.name:
+        raise ExactCoverError(f"restarts choose by the rule {RESTARTS.name!r} (ties drawn at"
+                              " random): leave heuristic= out")
 
 
 _NAMES = frozenset(SearchKeywords.__annotations__) | frozenset(Keywords.__annotations__)

@@ -153,9 +153,14 @@ class Prepared:
                      timeout=timeout, stats=stats, engine=self.engine)
 
     def first(self, forced: Iterable[Hashable] = (), *, max_nodes: int | None = None,
-              timeout: float | None = None, stats: Stats | None = None
+              timeout: float | None = None, stats: Stats | None = None,
+              restarts: bool = False, seed: int | None = None
               ) -> tuple[Hashable, ...] | None:
-        """:func:`dlx.first` under ``forced``."""
+        """:func:`dlx.first` under ``forced`` (with ``restarts``, by randomised restarts
+        from ``seed``, on the layout made once here)."""
+        if restarts:
+            return first(self.problem, forced=forced, max_nodes=max_nodes, timeout=timeout,
+                         stats=stats, engine=self.engine, restarts=True, seed=seed)
         return first(self.problem, forced=forced, max_nodes=max_nodes, timeout=timeout,
                      stats=stats, engine=self.engine)
 

@@ -51,23 +51,13 @@ from collections.abc import Callable, Generator, Hashable, Sequence
 from typing import Any, Literal, TypeAlias
 
 from .bound import Bound, SearchState
-from .dance import (
-    Dance,
-    Weighted,
-    choose_bounded,
-    choose_bounded_sharp,
-    choose_first,
-    choose_mrv,
-    choose_sharp,
-    degree,
-    first_empty,
-    others,
-)
+from .dance import Dance, degree, first_empty, others
 from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Backtrack, Choose, Cover, Solution, Stats, Try, Uncover
 from .links import Links
 from .memo import CacheFullWarning, Memo
 from .partial import pieces, place_forced, stopped_at, unwind, unwind_bounded
+from .rules import HeuristicName, rule
 
 __all__ = ["run", "PROGRESS_EVERY", "Heuristic", "HeuristicName", "Mode",
            # defined in dlx.bound and dlx.memo, named here too for older imports
@@ -90,29 +80,14 @@ Mode: TypeAlias = Literal["solutions", "count", "trace", "best"]
 #: items, return the index of the item to branch on.
 Heuristic: TypeAlias = Callable[[list[tuple[Hashable, int]]], int]
 
-#: The built-in heuristics: Knuth's MRV (the first item of fewest options), the first
-#: uncovered item, dlx2-sharp's (MRV among the items named ``#...``, others only when
-#: forced) and SSXCC's weighted choice (LEN / weight; a weight grows at each dead end).
-HeuristicName: TypeAlias = Literal["mrv", "first", "sharp", "weighted"]
-
-
-
-def chooser(heuristic: HeuristicName | Heuristic | None, links: Links
-             ) -> Callable[[Links], int]:
+def chooser(heuristic: HeuristicName | Heuristic | None, links: Links, seed: int = 0
+            ) -> Callable[[Links], int]:
     """X3's rule for a search of ``links``: a function of the links that gives the item
-    to branch on (one that keeps weights, for "weighted", has ``ran_dry``)."""
-    multi = links.multi
-    if heuristic is None or heuristic == "mrv":
-        return choose_bounded if multi else choose_mrv
-    if heuristic == "first":
-        return choose_first
-    if heuristic == "sharp":
-        return choose_bounded_sharp if multi else choose_sharp
-    if heuristic == "weighted":
-        if multi:
-            raise ExactCoverError("heuristic='weighted' is for problems without bounds on"
-                                  " items (as Knuth's SSXCC); use 'mrv' or 'sharp'")
-        return Weighted(links)
+    to branch on.  A rule named in :data:`dlx.rules.RULES` makes its own (one that
+    learns from dead ends has ``ran_dry``; ``seed`` starts a random one's draws); a
+    callable gets the uncovered items and their lengths."""
+    if heuristic is None or isinstance(heuristic, str):
+        return rule(heuristic).chooser(links, seed)
     if callable(heuristic):
         user = heuristic
 
@@ -124,8 +99,7 @@ def chooser(heuristic: HeuristicName | Heuristic | None, links: Links
             return active[k]
 
         return choose_user
-    raise ExactCoverError(f"unknown heuristic {shown(heuristic)}: use 'mrv', 'first', 'sharp',"
-                          " 'weighted' or a callable")
+    return rule(heuristic).chooser(links, seed)             # (raises: not a rule)
 
 
 # ----------------------------------------------------------------------- the loop
@@ -144,6 +118,7 @@ def run(
     bb: Bound | None = None,
     memo: Memo | None = None,
     deadline: float | None = None,
+    seed: int = 0,
 ) -> Generator[Any, None, None]:
     """Search ``links`` (changing and then restoring them); yield as ``mode`` says.
 
@@ -173,10 +148,11 @@ def run(
     steps, after the links are restored.  ``deadline`` (``time.monotonic()``
     seconds) is when the time is up, for a caller whose clock started before the
     search did (a view that laid the problem out first); by default ``timeout``
-    seconds from now.
+    seconds from now.  ``seed`` starts the random draws of a rule that makes them
+    (:mod:`dlx.rules`).
     """
     s = _Search(links, mode, Stats() if stats is None else stats, max_nodes, timeout,
-                chooser(heuristic, links), progress, bb, memo, deadline)
+                chooser(heuristic, links, seed), progress, bb, memo, deadline)
     # X1 (M1): initialise.  The links are laid out; place the forced options first.
     placed = s.place(forced)
     if placed == "clash":
@@ -372,8 +348,8 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
     t, dance, pause = s.links, s.dance, s.pause
     RL, D, TOP, COLOR, LEN = t.RLINK, t.DLINK, t.TOP, t.COLOR, t.LEN
     CYCLIC = t.cyclic_table()              # x -> others(t, x), for options not too long
-    x, branches, profile, score, weights = (
-        s.x, s.branches, s.profile, s.score, None if s.bb is None else s.bb.weights)
+    x, first, branches, profile, score, weights = (
+        s.x, s.first, s.branches, s.profile, s.score, None if s.bb is None else s.bb.weights)
     choose, tracing, memo, max_nodes, bb = s.choose, s.tracing, s.memo, s.max_nodes, s.bb
     every, clock_at = s.every, s.clock_at           # when check() is called (see there)
     name = t.item_names
@@ -387,6 +363,7 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
     holding = False
     commit, uncommit = dance.commit, dance.uncommit
     dry = getattr(choose, "ran_dry", None)      # (weighted) told of each dead end
+    turn = getattr(choose, "turn", None)        # (mrv-random) where i's options start
     pause.on = False
     try:
         while True:
@@ -416,6 +393,9 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
                     branches[level] = LEN[i]
                     dance.cover(i)
                     holding = True
+                    if turn is not None:                    # (mrv-random) i's options from
+                        first[level] = D[i]                 # one drawn at random on
+                        dance.start_at(i, turn(t, i))
                     x[level] = D[i]
                     if tracing:
                         yield from _pause(pause, Cover(level, name[i]))
@@ -453,6 +433,8 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
                 xl = x[level]
                 if xl == i:
                     # X7: backtrack: every option of i has been tried; uncover i
+                    if turn is not None:
+                        dance.start_at(i, first[level])     # (mrv-random) as it was
                     dance.uncover(i)
                     holding = False
                     if tracing:
@@ -493,6 +475,9 @@ def _algorithm_c(s: _Search) -> Generator[Any, None, None]:
     finally:
         s.sync(nodes, deepest)
         if pause.on:
+            if turn is not None:            # (mrv-random) the lists as they were first
+                for lev in range(base, level + holding):
+                    dance.start_at(TOP[x[lev]] if lev < level else i, first[lev])
             unwind(dance, x, level, i if holding else 0, committed)
 
 
@@ -513,6 +498,7 @@ def _algorithm_m(s: _Search) -> Generator[Any, None, None]:
     i = committed = 0
     rest: tuple[int, ...] = ()
     holding = False
+    dry = getattr(choose, "ran_dry", None)      # (weighted) told of each dead end
     pause.on = False
     try:
         while True:
@@ -531,6 +517,8 @@ def _algorithm_m(s: _Search) -> Generator[Any, None, None]:
                 # M3: choose i, of least branching degree (0: a dead end)
                 pause.on = True
                 i = choose(t)
+                if dry is not None and degree(t, i) <= 0:
+                    dry(t)                                  # (weighted) i is a dead end
                 if tracing:
                     yield Choose(level, name[i], t.LEN[i])
                 dead = degree(t, i) <= 0 or bb is not None and s.hopeless(level)

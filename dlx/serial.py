@@ -30,6 +30,7 @@ from .links import Links
 from .memo import Memo
 from .options import Options, check_positive
 from .problem import ExactCover
+from .rules import draws
 from .search import run
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ class Request:
         return run(self.links.copy(), mode, stats=self.stats, max_nodes=o.max_nodes,
                    timeout=o.timeout, heuristic=o.heuristic, progress=o.progress,
                    forced=self.links.first_primary(self.forced), deadline=self.deadline,
-                   **extra)
+                   seed=draws(o.seed), **extra)
 
 
 def seeded(problem: ExactCover, seed: int | None) -> ExactCover:

@@ -28,8 +28,9 @@ import os
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import parallel, serial
+from . import parallel, restarts, serial
 from .bound import Number, SearchState
+from .engine import SOLVERS, refusal
 from .errors import ExactCoverError
 from .events import Event
 from .options import Engine, Keywords, Options, check_positive
@@ -38,6 +39,7 @@ from .problem import ExactCover
 if TYPE_CHECKING:
     from typing import Unpack
 
+    from .symmetry import Symmetries
     from .zdd import ZDD
 
 __all__ = ["solutions", "count", "first", "is_unique", "best", "trace", "zdd", "Engine"]
@@ -48,7 +50,8 @@ _check_positive = check_positive
 
 def solutions(problem: ExactCover, *, limit: int | None = None,
               checkpoint: str | os.PathLike[str] | None = None,
-              checkpoint_every: float | None = None,
+              checkpoint_every: float | None = None, up_to_symmetry: bool = False,
+              symmetry: bool | Symmetries = False,
               **keywords: Unpack[Keywords]) -> Iterator[tuple[Hashable, ...]]:
     """Yield solutions lazily, each a tuple of option labels in the order chosen.
 
@@ -62,6 +65,11 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
         seconds (60), on Ctrl-C and at the end, and resume from it when it exists;
         the solutions also go to ``checkpoint + ".solutions.jsonl"``, and a resumed
         search yields those first (:mod:`dlx.parallel.checkpoint`).
+    up_to_symmetry, symmetry : bool, Symmetries
+        With ``up_to_symmetry=True``, one solution per orbit under the problem's
+        symmetries (:func:`dlx.symmetries`, or the group given as ``symmetry``): the
+        orbit's least image (its options' positions in the problem, sorted, compared
+        as tuples), its labels in the problem's order (:mod:`dlx.orbits`).
     **keywords
         As for every view (:mod:`dlx.options`).  When the budget runs out,
         :class:`~dlx.BudgetExceeded` carries the solutions yielded so far.
@@ -76,6 +84,16 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
     [('x', 'y')]
     """
     opts = Options.of("solutions", keywords)
+    _not_on_solver(opts, "solutions")
+    if symmetry is not False and not up_to_symmetry:
+        raise ExactCoverError("solutions() takes symmetry= with up_to_symmetry=True (the"
+                              " group to list one solution per orbit of)")
+    if up_to_symmetry:
+        from . import orbits
+
+        _no_every(checkpoint_every)
+        return orbits.solutions(problem, opts, symmetry=symmetry, limit=limit,
+                                checkpoint=checkpoint)
     if opts.executor is not None or checkpoint is not None:
         return parallel.solutions(serial.seeded(problem, opts.seed), _executor(opts),
                                   limit=limit, **_rest(opts),
@@ -86,7 +104,8 @@ def solutions(problem: ExactCover, *, limit: int | None = None,
 
 def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = False,
           checkpoint: str | os.PathLike[str] | None = None,
-          checkpoint_every: float | None = None, **keywords: Unpack[Keywords]) -> int:
+          checkpoint_every: float | None = None, symmetry: bool | Symmetries = False,
+          up_to_symmetry: bool = False, **keywords: Unpack[Keywords]) -> int:
     """Count the solutions (up to ``limit``), storing none of them.
 
     When the budget runs out, :class:`~dlx.BudgetExceeded` carries the partial
@@ -119,8 +138,32 @@ def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = 
     the count so far) is saved there every ``checkpoint_every`` seconds (60), on
     Ctrl-C and at the end, and a call with the same path and the same search goes on
     from it: see :mod:`dlx.parallel.checkpoint`.
+
+    With ``symmetry=True`` (or a :class:`~dlx.Symmetries`), the same count, found
+    faster: the first levels are listed up to the problem's symmetries and each
+    partial solution kept is counted once for its whole orbit (on either engine,
+    and on an ``executor``); ``stats.symmetry_saved`` says how many nodes that
+    saved.  With ``up_to_symmetry=True``, the number of orbits: solutions that a
+    symmetry maps onto each other count once, exactly also when some solutions are
+    their own images (Burnside's lemma; :mod:`dlx.orbits`).
+
+    >>> square = dlx.ExactCover({(r, c): [("row", r), ("col", c)]
+    ...                          for r in range(3) for c in range(3)})
+    >>> g = dlx.symmetries(square, generators=[
+    ...     lambda rc: (rc[1], rc[0]), lambda rc: (2 - rc[0], rc[1])])
+    >>> dlx.count(square), dlx.count(square, symmetry=g)
+    (6, 6)
+    >>> dlx.count(square, up_to_symmetry=True, symmetry=g)
+    2
     """
     opts = Options.of("count", keywords)
+    _not_on_solver(opts, "count")
+    if symmetry is not False or up_to_symmetry:
+        from . import orbits
+
+        _no_every(checkpoint_every)
+        return orbits.count(problem, opts, symmetry=symmetry, up_to_symmetry=up_to_symmetry,
+                            limit=limit, cache=cache, checkpoint=checkpoint)
     if opts.executor is not None or checkpoint is not None:
         if serial.cache_entries(cache) is not None:
             raise ExactCoverError("counting by caching runs in one process: give cache= or"
@@ -135,13 +178,35 @@ def count(problem: ExactCover, *, limit: int | None = None, cache: bool | int = 
 def first(problem: ExactCover, **keywords: Unpack[Keywords]) -> tuple[Hashable, ...] | None:
     """The first solution (a tuple of option labels), or None when there is none.
 
+    With ``restarts=True``, search by randomised restarts (:mod:`dlx.restarts`):
+    runs of growing node budgets, most choosing with random draws of their own (and
+    now and then the plain search, with a budget larger each time), until one finds
+    a solution or one searches its whole tree (then None).  The
+    answer is then *a* solution, not the first in search order; the same ``seed=``
+    (0 when None) gives the same one, on either engine.  ``max_nodes`` and
+    ``timeout`` bound all the runs together, and the :class:`~dlx.Stats` add up
+    over them.  Restarts pay on searches with heavy tails, where the plain search
+    can sink into a large subtree without a solution near the root.
+
     >>> import dlx
     >>> dlx.first(dlx.ExactCover({"x": ["a"], "y": ["b"]}))
     ('x', 'y')
     >>> dlx.first(dlx.ExactCover({"x": ["a", "b"], "y": ["b", "c"]})) is None
     True
+    >>> p = dlx.ExactCover({"x0": ["c", "d"], "y1": ["b", "d"], "z2": ["a"], "x3": ["a", "b", "d"],
+    ...                     "y4": ["b", "c"], "z5": ["c"], "x6": ["a", "b", "d"]})
+    >>> dlx.first(p), dlx.first(p, restarts=True), dlx.first(p, restarts=True, seed=1)
+    (('z5', 'y1', 'z2'), ('z5', 'x6'), ('z5', 'x3'))
     """
     opts = Options.of("first", keywords)
+    if opts.engine in SOLVERS:
+        if opts.restarts:
+            raise ExactCoverError(f"restarts=True searches on the core: engine={opts.engine!r}"
+                                  " runs its own search (leave out one of them)")
+        sol: tuple[Hashable, ...] | None = _solver(opts, "first").first(problem, opts)
+        return sol
+    if opts.restarts:
+        return restarts.first(problem, opts)
     if opts.executor is not None:
         return parallel.first(serial.seeded(problem, opts.seed), opts.executor, **_rest(opts))
     return serial.first(problem, opts)
@@ -154,6 +219,9 @@ def is_unique(problem: ExactCover, **keywords: Unpack[Keywords]) -> bool:
     >>> dlx.is_unique(dlx.ExactCover({"x": ["a"], "y": ["b"]}))
     True
     """
+    if keywords.get("engine") in SOLVERS:
+        opts = Options.of("is_unique", keywords)
+        return bool(_solver(opts, "is_unique").is_unique(problem, opts))
     return count(problem, limit=2, **keywords) == 1
 
 
@@ -227,6 +295,10 @@ def best(problem: ExactCover,
     [(3, ('z', 'x', 'y')), (4, ('z', 'xy')), (4, ('xyz',))]
     """
     opts = Options.of("best", keywords)
+    if opts.engine in SOLVERS:
+        if bound is not None or checkpoint is not None or checkpoint_every is not None:
+            raise ExactCoverError(f"engine={opts.engine!r} takes no bound= hook nor checkpoint")
+        return _solver(opts, "best").best(problem, weight, opts, k=k, maximize=maximize)
     if opts.executor is not None or checkpoint is not None:
         return parallel.best(serial.seeded(problem, opts.seed), weight, _executor(opts), k=k,
                              maximize=maximize, bound=bound, **_rest(opts),
@@ -288,6 +360,19 @@ def zdd(problem: ExactCover, *, cache: bool | int = True,
     if opts.executor is not None:
         raise ExactCoverError("the ZDD is built in one process: it takes no executor")
     return serial.zdd(problem, opts, cache=cache)
+
+
+def _solver(opts: Options, view: str) -> Any:
+    """The module that runs ``engine="cp-sat"`` and ``engine="race"`` (loaded when asked)."""
+    from . import race
+
+    race.check_keywords(opts, view)
+    return race
+
+
+def _not_on_solver(opts: Options, view: str) -> None:
+    if opts.engine in SOLVERS:
+        raise ExactCoverError(refusal(opts.engine, view))
 
 
 def _rest(opts: Options) -> dict[str, Any]:

@@ -56,7 +56,7 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from . import zdd_file
-from .errors import ExactCoverError, shown
+from .errors import ExactCoverError, FormatError, shown
 from .zdd_file import FORMAT, MAX_LINE_LENGTH, VERSION, _bad_node, _hashable
 
 __all__ = ["ZDD", "ZDDBuilder", "FORMAT", "VERSION", "MAX_LINE_LENGTH"]
@@ -416,8 +416,10 @@ class ZDD:
         return "\n".join(out)
 
     def write(self, file: str | os.PathLike[str] | IO[str]) -> None:
-        """Write the diagram in the text format of :mod:`dlx.zdd` to a path or a text
-        stream.
+        """Write the diagram in the text format of :mod:`dlx.zdd_file` to a path or a text
+        stream: its lines, then an end line with their digest (SHA-256).  To a path, the
+        file is written whole or not at all (a temporary file in the same folder,
+        flushed, synced and renamed over the old one).
 
         Raises
         ------
@@ -425,12 +427,20 @@ class ZDD:
             A label whose ``ascii()`` does not read back equal by ``ast.literal_eval``
             (such as a NamedTuple or a frozenset; ``relabel`` to plain tuples first).
             Nothing is written then.
+        dlx.files.FileError
+            The path is not a regular file (a directory, a FIFO, a device), or its
+            folder does not exist: before anything is written.
         """
         texts = zdd_file.label_texts(self.labels)
         parts = (texts, self._var, self._lo, self._hi, self.root)
         if isinstance(file, (str, os.PathLike)):
-            with open(file, "w", encoding="ascii", newline="\n") as stream:
-                zdd_file.write(stream, *parts)
+            from .files import write_atomically
+
+            def out(f: IO[bytes]) -> None:
+                for part in zdd_file.text(*parts):
+                    f.write(part.encode("ascii"))
+
+            write_atomically(os.fspath(file), out, "ZDD file")
         else:
             zdd_file.write(file, *parts)
 
@@ -438,21 +448,42 @@ class ZDD:
     def read(cls, file: str | os.PathLike[str] | IO[str]) -> ZDD:
         """A diagram written by :meth:`write`, from a path or a text stream.
 
-        Its nodes are hash-consed and those the root does not reach dropped, as by the
-        constructor (a file :meth:`write` wrote reads back equal).
+        The end line and its digest are checked before any other line is believed;
+        then each line.  Its nodes are hash-consed and those the root does not reach
+        dropped, as by the constructor (a file :meth:`write` wrote reads back equal).
+        Only a regular file is read (a FIFO or a device is refused at once).
 
         Raises
         ------
         FormatError
-            Naming the line at fault: a bad header or version, a label that does not
-            read or is not hashable or repeats, a node out of order or naming a node
-            not yet defined, a line longer than ``MAX_LINE_LENGTH``, a truncated file.
+            Naming the line at fault: a file changed or damaged since it was written
+            (its digest differs, or its end line is missing: cut short), a file of
+            version 1 (without a digest), a bad header, a label that does not read or
+            is not hashable or repeats, a node out of order or naming a node not yet
+            defined, an option named twice on a path, a line longer than the cap.
+        dlx.files.FileError
+            The path is not a regular file, or its folder does not exist.
+        FileNotFoundError
+            There is no such file.
         """
         if isinstance(file, (str, os.PathLike)):
-            with open(file, encoding="utf-8") as stream:
-                labels, var, lo, hi, root = zdd_file.read(stream)
+            from .files import read_regular
+
+            path = os.fspath(file)
+            data = read_regular(path, "ZDD file")
+            if data is None:
+                raise FileNotFoundError(2, "No such file or directory", path)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                line = data.count(b"\n", 0, e.start) + 1
+                raise FormatError(f"{path} is not valid utf-8 text ({e.reason}) at or after"
+                                  " this line", line) from None
+            labels, var, lo, hi, root = zdd_file.read(text, f"ZDD file {path}")
         else:
-            labels, var, lo, hi, root = zdd_file.read(file)
+            name = getattr(file, "name", None)
+            labels, var, lo, hi, root = zdd_file.read(
+                file, f"ZDD file {name}" if isinstance(name, str) else "the ZDD file")
         return _shared(ZDDBuilder(labels), var, lo, hi, root)
 
     def relabel(self, labels: Iterable[Hashable]) -> ZDD:

@@ -50,8 +50,8 @@ def cli_page() -> str:
         parser = build_parser()
         out = ["# The dlx command", "",
                "Made from the command's own parsers when the site is built: each section is"
-               " what `--help` prints. Exit codes and the batch rule are at the end of every"
-               " section.", "", "```text", parser.format_help().rstrip(), "```", ""]
+               " what `--help` prints. The exit codes and the batch rule are at the end of"
+               " the first section, `dlx --help`.", "", "```text", parser.format_help().rstrip(), "```", ""]
         for name, sub in _subcommands(parser):
             out += [f"## dlx {name}", "", "```text", sub.format_help().rstrip(), "```", ""]
             for verb, inner in _subcommands(sub):

@@ -15,6 +15,8 @@ second: unit tests and ``dlx demo``), ``"medium"`` (seconds) and ``"large"``
 True
 >>> [i.name for i in catalog.instances("large")][:3]
 ['queens-13', 'queens-14', 'langford-12']
+>>> inst.orbits, dlx.count(inst.problem(), up_to_symmetry=True)
+(12, 12)
 """
 
 from __future__ import annotations
@@ -46,7 +48,9 @@ ZOJ_SAMPLE = """3
 
 
 class Instance(NamedTuple):
-    """A named problem: ``problem()`` builds it; it has ``expected`` solutions."""
+    """A named problem: ``problem()`` builds it; it has ``expected`` solutions, and
+    ``orbits`` of them up to its symmetries (``dlx.count(..., up_to_symmetry=True)``)
+    where that number is published (None otherwise)."""
 
     name: str
     problem: Callable[[], dlx.ExactCover]
@@ -54,6 +58,7 @@ class Instance(NamedTuple):
     size: str
     source: str
     demo: bool = False
+    orbits: int | None = None
 
 
 def _toy() -> dlx.ExactCover:
@@ -66,11 +71,14 @@ def _build() -> dict[str, Instance]:
     for n, c in enumerate(queens.COUNTS[1:], 1):
         size = "small" if n <= 10 else "medium" if n <= 12 else "large"
         out.append(Instance(f"queens-{n}", partial(queens.encode, n), c, size,
-                            "OEIS A000170", n == 8))
+                            "OEIS A000170 (up to symmetry: A002562)", n == 8,
+                            queens.ORBITS[n]))
     for n, c in langford.COUNTS.items():
         size = "small" if n <= 10 else "medium" if n == 11 else "large"
         out.append(Instance(f"langford-{n}", partial(langford.encode, n), c, size,
-                            "OEIS A014552 (times 2: both mirror images)", n == 8))
+                            "OEIS A014552 (times 2: both mirror images)", n == 8, c // 2))
+        out.append(Instance(f"langford-{n}-reduced", partial(langford.encode, n, reduce=True),
+                            c // 2, size, "the same, one of each mirror-image pair"))
     for (r, c), k, size in [((2, 2), 2, "small"), ((4, 4), 36, "small"),
                             ((6, 6), 6728, "small"), ((6, 8), 167089, "medium"),
                             ((8, 8), 12988816, "large")]:
@@ -79,7 +87,8 @@ def _build() -> dict[str, Instance]:
     for (r, c), total, size in [((3, 20), 8, "medium"), ((4, 15), 1472, "large"),
                                 ((5, 12), 4040, "large"), ((6, 10), 9356, "large")]:
         out.append(Instance(f"pentominoes-{r}x{c}", partial(polyominoes.encode, rows=r, cols=c),
-                            total, size, "Haselgrove 1960; Knuth, Dancing Links (2000)"))
+                            total, size, "Haselgrove 1960; Knuth, Dancing Links (2000)",
+                            orbits=total // 4))
         out.append(Instance(f"pentominoes-{r}x{c}-reduced",
                             partial(polyominoes.encode, rows=r, cols=c, reduce=True),
                             total // 4, size, "the same, one tiling per family of 4 reflections",

@@ -7,9 +7,16 @@ primary: each number is placed once and each of the 2n slots is filled.
 Solutions exist only when n mod 4 is 0 or 3, and come in mirror-image pairs,
 both of which are counted (OEIS A014552 counts each pair once).
 
+``reduce=True`` keeps one of each pair by hand, as Knuth does: the largest odd
+number k may only start in the left half (an odd k is never its own mirror image,
+so exactly one of each pair is left).  The generic encoding finds the same with
+``dlx.count(..., up_to_symmetry=True)``, its mirror found by itself.
+
 >>> from problems import langford
 >>> langford.count(3), langford.count(7), langford.count(5)
 (2, 52, 0)
+>>> langford.count(7, reduce=True), langford.count(7, up_to_symmetry=True)
+(26, 26)
 >>> langford.first(4)
 (4, 1, 3, 1, 2, 4, 3, 2)
 """
@@ -35,17 +42,22 @@ class Pair(NamedTuple):
     j: int
 
 
-def encode(n: int) -> dlx.ExactCover:
-    """The exact-cover problem of the Langford sequences of 1..n.
+def encode(n: int, *, reduce: bool = False) -> dlx.ExactCover:
+    """The exact-cover problem of the Langford sequences of 1..n (with ``reduce``, one
+    of each mirror-image pair).
 
     >>> encode(3)
     ExactCover(9 options, 9 primary items, 0 secondary items)
+    >>> encode(3, reduce=True)
+    ExactCover(8 options, 9 primary items, 0 secondary items)
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a whole number >= 1, not {n!r}")
+    odd = n if n % 2 else n - 1             # Pair(k, j)'s mirror image is Pair(k, 2n-k-2-j)
     options: dict[Hashable, list[Hashable]] = {
         Pair(k, j): [("num", k), ("slot", j), ("slot", j + k + 1)]
-        for k in range(1, n + 1) for j in range(2 * n - k - 1)}
+        for k in range(1, n + 1) for j in range(2 * n - k - 1)
+        if not (reduce and k == odd and j > 2 * n - k - 2 - j)}
     primary = [("num", k) for k in range(1, n + 1)] + [("slot", j) for j in range(2 * n)]
     return dlx.ExactCover(options, primary=primary)
 
@@ -63,20 +75,22 @@ def decode(solution: Iterable[Pair]) -> tuple[int, ...]:
     return tuple(seq)
 
 
-def solutions(n: int, **search: Any) -> Iterator[tuple[int, ...]]:
-    """Every Langford sequence of 1..n, lazily."""
-    for sol in dlx.solutions(encode(n), **search):
+def solutions(n: int, *, reduce: bool = False, **search: Any) -> Iterator[tuple[int, ...]]:
+    """Every Langford sequence of 1..n, lazily (one of each mirror-image pair with
+    ``reduce``)."""
+    for sol in dlx.solutions(encode(n, reduce=reduce), **search):
         yield decode(cast("tuple[Pair, ...]", sol))
 
 
-def count(n: int, **search: Any) -> int:
-    """How many Langford sequences of 1..n there are (mirror images counted)."""
-    return dlx.count(encode(n), **search)
+def count(n: int, *, reduce: bool = False, **search: Any) -> int:
+    """How many Langford sequences of 1..n there are (mirror images counted, unless
+    ``reduce``)."""
+    return dlx.count(encode(n, reduce=reduce), **search)
 
 
-def first(n: int, **search: Any) -> tuple[int, ...] | None:
+def first(n: int, *, reduce: bool = False, **search: Any) -> tuple[int, ...] | None:
     """The first sequence found, or None."""
-    return next(solutions(n, limit=1, **search), None)
+    return next(solutions(n, reduce=reduce, limit=1, **search), None)
 
 
 def is_solution(seq: tuple[int, ...]) -> bool:

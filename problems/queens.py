@@ -23,6 +23,15 @@ Q . . . . .
 . Q . . . .
 
 ``queens.figure(6, board)`` draws the board with matplotlib (the ``viz`` extra).
+
+The board's turns and flips map solutions to solutions: ``dlx.count(encode(8),
+up_to_symmetry=True)`` finds the 12 placements that are really different (OEIS
+A002562), the group found by itself, or given as the board's geometry
+(:func:`symmetries`).
+
+>>> import dlx
+>>> dlx.count(encode(8), up_to_symmetry=True, symmetry=symmetries(8))
+12
 """
 
 from __future__ import annotations
@@ -35,11 +44,14 @@ import dlx
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["Queen", "COUNTS", "encode", "decode", "solutions", "count", "first", "render",
-           "figure", "is_solution"]
+__all__ = ["Queen", "COUNTS", "ORBITS", "encode", "decode", "solutions", "count", "first",
+           "render", "figure", "gallery", "is_solution", "symmetries"]
 
 #: OEIS A000170: the number of ways to place n non-attacking queens, n = 0..14.
 COUNTS = (1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596)
+
+#: OEIS A002562: the placements up to the board's turns and flips, n = 0..14.
+ORBITS = (1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752)
 
 
 class Queen(NamedTuple):
@@ -74,6 +86,18 @@ def encode(n: int) -> dlx.ExactCover:
     secondary = ([("up", k) for k in range(2 * n - 1)]
                  + [("down", k) for k in range(1 - n, n)])
     return dlx.ExactCover(options, secondary=secondary, primary=primary)
+
+
+def symmetries(n: int) -> dlx.Symmetries:
+    """The board's 8 turns and flips as the group of :func:`encode` (``n``), given by
+    two generators (a quarter turn and a flip), so that nauty is not needed.
+
+    >>> symmetries(8).order, symmetries(1).order
+    (8, 1)
+    """
+    n = _check(n)
+    return dlx.symmetries(encode(n), generators=[
+        lambda q: Queen(q.col, n - 1 - q.row), lambda q: Queen(q.row, n - 1 - q.col)])
 
 
 def decode(solution: Iterable[Queen]) -> tuple[int, ...]:
@@ -120,28 +144,68 @@ def figure(n: int, solution: Any = (), *, title: str | None = None) -> Figure:
     from dlx import viz
 
     viz.require("queens.figure")
-    import numpy as np
-    from matplotlib.colors import ListedColormap
+    squares = _on_board(n, solution)
+    fig, ax = viz.new_figure(min(0.45 * n + 0.6, 9), min(0.45 * n + 0.8, 9))
+    _draw(ax, n, squares, title if title is not None else f"{len(squares)} queens on {n}x{n}")
+    return fig
 
+
+def gallery(n: int, solutions: Any, *, cols: int = 4, titles: Any = None) -> Figure:
+    """Several n x n boards side by side, ``cols`` to a row, as one matplotlib figure.
+
+    ``solutions`` holds boards as :func:`figure` takes them; ``titles`` (optional) one
+    title per board.  Without matplotlib, raises :class:`dlx.viz.MissingExtraError`.
+    """
+    from dlx import viz
+
+    viz.require("queens.gallery")
+    boards = [_on_board(n, sol) for sol in solutions]
+    names = [None] * len(boards) if titles is None else list(titles)
+    if len(names) != len(boards):
+        raise ValueError(f"{len(names)} titles for {len(boards)} boards")
+    cols = max(1, min(cols, len(boards)))
+    rows = max(1, -(-len(boards) // cols))
+    size = min(0.22 * n + 0.5, 3.0)
+    fig, first = viz.new_figure(size * cols, (size + 0.3) * rows)
+    fig.delaxes(first)
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax, squares, name in zip(axes, boards, names, strict=False):
+        _draw(ax, n, squares, name, font=0.6 * 72 * size / n)
+    for ax in axes[len(boards):]:
+        ax.set_axis_off()
+    return fig
+
+
+def _on_board(n: int, solution: Any) -> list[tuple[int, int]]:
     squares = _squares(solution)
     for r, c in squares:
         if not (0 <= r < n and 0 <= c < n):
             raise ValueError(f"queen at ({r}, {c}) is off the {n}x{n} board")
-    fig, ax = viz.new_figure(min(0.45 * n + 0.6, 9), min(0.45 * n + 0.8, 9))
+    return squares
+
+
+def _draw(ax: Any, n: int, squares: list[tuple[int, int]], title: str | None,
+          font: float | None = None) -> None:
+    """One board with its queens on the axes ``ax`` (``font``: the queens' size, points)."""
+    import numpy as np
+    from matplotlib.colors import ListedColormap
+
+    from dlx import viz
+
     board = np.indices((n, n)).sum(axis=0) % 2
     ax.imshow(board, cmap=ListedColormap(["#f0d9b5", "#b58863"]), extent=(0, n, n, 0),
               interpolation="nearest")
     for r, c in squares:
         ax.text(c + 0.5, r + 0.5, "\u265b", ha="center", va="center",
-                fontsize=max(8, 26 - n), color=viz.INK["mark"], gid="queen")
+                fontsize=max(8, 26 - n) if font is None else font, color=viz.INK["mark"],
+                gid="queen")
     ax.set_xlim(0, n)
     ax.set_ylim(n, 0)
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
-    ax.set_title(title if title is not None else f"{len(squares)} queens on {n}x{n}",
-                 fontsize=10)
-    return fig
+    if title is not None:
+        ax.set_title(title, fontsize=10 if font is None else 8)
 
 
 def _squares(solution: Any) -> list[tuple[int, int]]:

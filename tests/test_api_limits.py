@@ -11,6 +11,11 @@ import subprocess
 import sys
 
 import pytest
+from helpers import toy
+from hypothesis import given
+from hypothesis import strategies as st
+from oracles import brute_force
+from strategies import bounded_problems
 
 import dlx
 from dlx import engine as engines
@@ -98,3 +103,75 @@ def test_a_message_about_a_huge_number_is_still_a_message(call):
     with pytest.raises(dlx.ExactCoverError) as info:
         call()
     assert any(word in str(info.value) for word in ("digits", "bits", "at most", "too large"))
+
+
+# ----------------------------------------------------------- bounds and caches of any size
+
+
+HUGE_BOUNDS = [2**62, 2**63, 2**64, 2**64 + 1, 10**30]
+
+
+@pytest.mark.slow
+@given(bounded_problems(), st.data())
+def test_counting_by_caching_takes_bounds_of_any_size(p, data):
+    # a bound past what the core holds runs on the pure engine, whose cache key is a
+    # digest of the bounds left: it must take ints of any size (it overflowed at 2**63)
+    huge = {item: (u, data.draw(st.sampled_from(HUGE_BOUNDS)) if data.draw(st.booleans())
+                   else v) for item, (u, v) in p.bounds.items()}
+    q = dlx.ExactCover(p.options, secondary=p.secondary, primary=p.primary, bounds=huge)
+    want = len(brute_force(q))
+    for engine in ENGINES:
+        assert dlx.count(q, cache=True, engine=engine) == want
+        assert dlx.count(q, engine=engine) == want
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("entries", [2**62, 2**63, 2**64, 10**400])
+def test_a_cache_larger_than_any_memory_means_no_limit(engine, entries):
+    # as budgets of 2**62 or more mean none (dlx.engine.budget)
+    p = dlx.ExactCover({"x": ["a"], "y": ["a", "b"], "z": ["b"], "w": ["b"]})
+    assert dlx.count(p, cache=entries, engine=engine) == 3
+    assert dlx.count(dlx.ExactCover({"x": ["a"]}, primary=["a", "e"], bounds={"e": (0, 2**64)}),
+                     cache=True, engine=engine) == 1
+    assert dlx.zdd(p, cache=entries, engine=engine).count() == 3
+
+
+# ---------------------------------------------------------- timeouts too large for a float
+
+
+TOY_SOLUTION = ["o4", "o5", "o1"]          # its option indices: 3, 4, 0
+
+
+def _calls():
+    from concurrent.futures import ThreadPoolExecutor
+
+    p = toy()
+    return {
+        "count": lambda t: dlx.count(p, timeout=t),
+        "count(cache)": lambda t: dlx.count(p, cache=True, timeout=t),
+        "solutions": lambda t: list(dlx.solutions(p, timeout=t)),
+        "first": lambda t: dlx.first(p, timeout=t),
+        "is_unique": lambda t: dlx.is_unique(p, timeout=t),
+        "best": lambda t: dlx.best(p, {label: 1 for label in p.options}, timeout=t),
+        "trace": lambda t: list(dlx.trace(p, timeout=t)),
+        "zdd": lambda t: dlx.zdd(p, timeout=t).count(),
+        "estimate": lambda t: dlx.estimate(p, samples=3, timeout=t).samples,
+        "executor": lambda t: dlx.count(p, executor=ThreadPoolExecutor(1), timeout=t),
+        "Prepared.count": lambda t: dlx.Prepared(p).count(timeout=t),
+        "Prepared.first": lambda t: dlx.Prepared(p).first(timeout=t),
+        "Prepared.solutions": lambda t: list(dlx.Prepared(p).solutions(timeout=t)),
+        "Prepared.is_unique": lambda t: dlx.Prepared(p).is_unique(timeout=t),
+        "Prepared.batch": lambda t: dlx.Prepared(p).batch([[]], timeout=t)[0].found,
+        "Prepared.minimize": lambda t: dlx.Prepared(p).minimize(TOY_SOLUTION,
+                                                                timeout=t).searches,
+    }
+
+
+@pytest.mark.parametrize("name", list(_calls()))
+def test_every_entry_point_refuses_a_timeout_too_large_for_a_float(name):
+    call = _calls()[name]
+    for huge in (10**400, 2**1024, float("inf")):
+        with pytest.raises(dlx.ExactCoverError, match="timeout must be a positive number"):
+            call(huge)
+    assert call(1e308) is not None                   # the largest float: no limit in practice
+    assert call(10**300) is not None

@@ -27,11 +27,17 @@ from helpers import langford, queens
 
 import dlx
 from dlx import parallel
+from dlx.parallel import checkfile as cf
 from dlx.parallel import checkpoint as ck
 
 pytestmark = pytest.mark.timeout(300)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def state_of(path) -> dict:
+    """The state in a checkpoint (its digest checked)."""
+    return cf.load(str(path))
 
 
 def counts(s: dlx.Stats) -> tuple:
@@ -241,10 +247,10 @@ def test_a_damaged_checkpoint_is_refused(tmp_path):
     path = tmp_path / "d"
     with pytest.raises(dlx.BudgetExceeded):
         dlx.count(p, checkpoint=path, max_nodes=100)
-    state = json.loads(path.read_text())
-    state["frontier"][0][0][1] = [10**6]                # no such option
-    path.write_text(json.dumps(state))
-    with pytest.raises(ck.CheckpointError, match="damaged"):
+    state = state_of(path)
+    state["run"]["frontier"][0][0][1] = [10**6]         # no such option
+    cf.dump(str(path), state)                           # (sealed again: the digest holds)
+    with pytest.raises(ck.CheckpointError, match="damaged: an option number"):
         dlx.count(p, checkpoint=path)
 
 
@@ -256,7 +262,7 @@ def test_a_shortened_solutions_file_is_refused(tmp_path):
     stream = tmp_path / "s.solutions.jsonl"
     assert stream.stat().st_size > 0
     stream.write_text("")
-    with pytest.raises(ck.CheckpointError, match="changed since"):
+    with pytest.raises(ck.CheckpointError, match="changed or damaged since"):
         list(dlx.solutions(p, checkpoint=path))
 
 
@@ -273,6 +279,7 @@ FINGERPRINT = """
 import sys
 sys.path.insert(0, "tests")
 import dlx
+from dlx.parallel import checkfile as cf
 from dlx.parallel import checkpoint as ck
 p = dlx.ExactCover({frozenset({"x", "y", "z"}): ["a", "b"], ("t", 1.5): ["a"],
                     "w": [dlx.Colored("c", "red"), "b"]}, secondary=["c"],
@@ -297,8 +304,9 @@ def test_the_checkpoint_is_replaced_whole_and_leaves_no_temporary_files(tmp_path
     (tmp_path / ".w.leftover.tmp").write_text("from a killed write")
     assert dlx.count(p, checkpoint=path, checkpoint_every=0.001) == 352
     assert sorted(os.listdir(tmp_path)) == ["w"]
-    state = json.loads(path.read_text())
-    assert state["finished"] and state["frontier"] == [] and state["answer"]["total"] == 352
+    state = state_of(path)
+    assert state["finished"] and state["run"]["frontier"] == []
+    assert state["run"]["answer"]["total"] == 352
 
 
 def test_importing_dlx_does_not_load_json_or_hashlib():
@@ -421,10 +429,10 @@ def kill_at_random(view, path, n, jobs, kills, rng, reports=(1, 3)):
         assert proc.returncode in (0, -signal.SIGKILL), proc.returncode
         if proc.returncode == -signal.SIGKILL and "answer" not in said + rest:
             landed += 1
-        elif os.path.exists(path) and json.loads(open(path, "rb").read()).get("finished"):
+        elif os.path.exists(path) and state_of(path)["finished"]:
             os.remove(path)             # it ended before the kill: start again
     answer = finish(start(view, path, n, jobs))
-    assert json.loads(open(path, "rb").read())["sessions"] == landed + 1    # resumed each time
+    assert state_of(path)["sessions"] == landed + 1    # resumed each time
     return answer, landed
 
 
@@ -620,7 +628,7 @@ def test_ctrl_c_writes_a_checkpoint_that_resumes_exactly(tmp_path, how):
         assert out.strip().endswith("interrupted") and "Traceback" not in err
     else:
         assert "run the same command again to resume" in err
-    state = json.loads(path.read_text())
+    state = state_of(path)
     # stopped and saying so; its frontier is empty only if the signal came as the last
     # piece landed (queens 14 takes about half a second here): the resumed run below
     # then has nothing left to search, and must still give the serial answer

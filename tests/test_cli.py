@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
+import dlx
 from dlx.cli import main
+from problems import queens
 
 TOY = "a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n"
 
@@ -118,6 +122,20 @@ def test_usage_errors_exit_2(capsys):
     assert main([]) == 2
 
 
+@pytest.mark.parametrize("argv, says", [
+    (["--cache"], "dlx: --cache goes with --count: it counts by caching (a listing cannot use"
+                  " it)\n"),
+    (["--cache", "--best", "2"], "dlx: --cache goes with --count: it counts by caching (a"
+                                 " listing cannot use it)\n"),
+    (["--cache", "--count", "--format", "hust"], "dlx: --cache goes with Knuth's format, not"
+                                                 " --format hust\n"),
+])
+def test_cache_without_a_count_is_refused(capsys, toy_file, argv, says):
+    code, out, err = run(capsys, "solve", toy_file, *argv)
+    assert (code, out, err) == (2, "", says)
+    assert run(capsys, "solve", toy_file, "--cache", "--count")[:2] == (0, "1\n")
+
+
 def test_warning_for_option_without_primary(capsys, tmp_path):
     path = tmp_path / "w.dlx"
     path.write_text("a | x\nx\na\n")
@@ -172,15 +190,111 @@ def test_import_dlx_loads_nothing_heavy():
 
 
 def test_problems_never_import_the_command_line():
-    # cli -> problems -> dlx: importing every module of problems loads no dlx.cli module.
+    # problems.cli -> (problems, dlx.cli) -> dlx: importing every module of problems but
+    # its commands (problems.cli) loads no dlx.cli module.
     code = ("import importlib, pkgutil, sys, problems\n"
             "for m in pkgutil.walk_packages(problems.__path__, 'problems.'):\n"
-            "    importlib.import_module(m.name)\n"
+            "    if not m.name.startswith('problems.cli'):\n"
+            "        importlib.import_module(m.name)\n"
             "print(sorted(m for m in sys.modules if m.startswith('dlx.cli')))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "[]\n"
+
+
+# ------------------------------------------------- the commands of other packages
+
+
+def _package(tmp_path, module: str, entry: str = "hello = dlx_hello:add_parsers") -> dict:
+    """An installed package (a module and its dist-info, on PYTHONPATH) whose entry point
+    in the group dlx.commands adds commands to dlx: the environment to run dlx in."""
+    site = tmp_path / "site"
+    site.mkdir(parents=True)
+    (site / "dlx_hello.py").write_text(module)
+    info = site / "dlx_hello-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: dlx-hello\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[dlx.commands]\n{entry}\n")
+    return dict(os.environ, PYTHONPATH=str(site), NO_COLOR="1")
+
+
+HELLO = """\
+import dlx
+from dlx.cli import EXIT_FOUND, InputError, positive_int
+
+def add_parsers(subparsers):
+    p = subparsers.add_parser("hello", help="count the covers of N independent items")
+    p.add_argument("n", type=positive_int)
+    p.set_defaults(func=hello)
+
+def hello(args):
+    if args.n > 20:
+        raise InputError(f"{args.n} items is too many", "<n>")
+    p = dlx.ExactCover({(i, k): [i] for i in range(args.n) for k in range(2)})
+    print(dlx.count(p))
+    return EXIT_FOUND
+"""
+
+
+def test_a_package_adds_its_commands_through_the_entry_point_group(tmp_path):
+    env = _package(tmp_path, HELLO)
+    run = functools.partial(subprocess.run, capture_output=True, text=True, env=env,
+                            timeout=120)
+    done = run([sys.executable, "-m", "dlx", "hello", "3"])
+    assert (done.returncode, done.stdout, done.stderr) == (0, "8\n", "")
+    done = run([sys.executable, "-m", "dlx", "hello", "21"])
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "dlx: <n>: 21 items is too"
+                                                           " many\n")
+    listed = run([sys.executable, "-m", "dlx", "--help"]).stdout
+    assert all(f" {name} " in listed for name in ("solve", "queens", "sudoku", "hello"))
+    # the providers in the order of their names: hello before problems
+    assert listed.index(" hello ") < listed.index(" demo ")
+    assert run([sys.executable, "-m", "dlx", "queens", "6", "--count"]).stdout == "4\n"
+
+
+def test_a_package_whose_commands_fail_to_load_costs_one_line(tmp_path):
+    env = _package(tmp_path, "raise ImportError('no module named frobnicate')\n")
+    done = subprocess.run([sys.executable, "-m", "dlx", "queens", "6", "--count"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "4\n")
+    assert done.stderr == ("dlx: warning: the commands of hello (dlx_hello:add_parsers) could"
+                           " not be loaded: ImportError: no module named frobnicate\n")
+    # a command of its own name taken already (solve): dlx's stays, one line says so
+    env = _package(tmp_path / "again", "def add_parsers(sub):\n    sub.add_parser('solve')\n")
+    done = subprocess.run([sys.executable, "-m", "dlx", "--help"], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode == 0 and " queens " in done.stdout
+    assert done.stderr.startswith("dlx: warning: the commands of hello"
+                                  " (dlx_hello:add_parsers) were not added:"), done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_an_install_without_the_entry_points_says_so():
+    # (an editable install made before the entry points existed has none)
+    code = ("import sys, importlib.metadata as m\n"
+            "m.entry_points = lambda **kw: []\n"
+            "from dlx.cli import main\n"
+            "sys.exit(main(['queens', '4']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("dlx: warning: no installed package adds commands to dlx"
+                                  " (the entry-point group dlx.commands is empty): reinstall"
+                                  " dancing-links-dlx for its puzzle commands\nusage: dlx ")
+
+
+def test_solve_loads_no_other_package():
+    # dlx solve needs no provider: neither problems nor the entry points are loaded
+    code = ("import io, sys\n"
+            f"sys.stdin = io.StringIO({TOY!r})\n"
+            "from dlx.cli import main\n"
+            "code = main(['solve', '-'])\n"
+            "print(code, sorted(m for m in sys.modules if m.startswith('problems')),"
+            " 'importlib.metadata' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout == "c e; a d f; b g\n0 [] False\n", done.stderr
 
 
 def _help(*argv):
@@ -209,7 +323,7 @@ def test_help_is_fast_and_lists_the_exit_codes():
     ["sudoku", "score"], ["sudoku", "rate"], ["sudoku", "generate"], ["queens"],
     ["langford"], ["dominoes"], ["pentominoes"], ["rectangles"],
 ])
-def test_every_command_has_help_text_and_the_exit_codes(argv):
+def test_every_command_has_help_text_and_points_to_the_exit_codes(argv):
     text, _ = _help(*argv)
     usage, _, rest = text.partition(" positional arguments:")
     if not rest:
@@ -217,10 +331,41 @@ def test_every_command_has_help_text_and_the_exit_codes(argv):
     # a description between the usage and the arguments, with no reST markup anywhere
     assert "``" not in text and ":func:" not in text and ":data:" not in text
     assert len(usage.split("]")[-1].split()) > 8, usage
-    assert "141 output closed early" in text and "exits with the first that applies" in text
+    # the exit codes and the batch rule are said once, in dlx --help; here a pointer
+    assert text.endswith("Exit codes: see dlx --help.")
+    assert "141 output closed early" not in text and "exits with the first" not in text
     if argv[0] not in ("sudoku",) or len(argv) > 1:
         for positional in re.findall(r"positional arguments: (.*?) options:", text):
             assert positional.count(" ") > 3      # every positional is explained
+
+
+def test_the_demo_s_help_has_no_exit_codes():
+    text, _ = _help("demo")
+    assert "Exit codes" not in text and "141" not in text
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["sovle", "-"], "dlx: error: argument COMMAND: invalid choice: 'sovle'; did you mean:"
+                     " solve?"),
+    (["quens", "8"], "dlx: error: argument COMMAND: invalid choice: 'quens'; did you mean:"
+                     " queens?"),
+    (["sudoku", "slove"], "dlx sudoku: error: argument {solve,count,classify,score,rate,"
+                          "generate}: invalid choice: 'slove'; did you mean: solve or score?"),
+    (["queens", "4", "--format", "jsnol"], "dlx queens: error: argument --format: invalid"
+                                           " choice: 'jsnol'; did you mean: jsonl?"),
+])
+def test_a_mistyped_choice_gets_a_did_you_mean(argv, says):
+    done = _dlx(*argv, input="")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("usage: dlx") and done.stderr.endswith(says + "\n"), \
+        done.stderr
+
+
+def test_a_command_not_near_any_lists_them_all():
+    done = _dlx("frobnicate")
+    assert done.returncode == 2 and "did you mean" not in done.stderr
+    assert "invalid choice: 'frobnicate' (choose from" in done.stderr
+    assert all(c in done.stderr for c in ("solve", "demo", "sudoku", "queens"))
 
 
 def test_langford_n_is_explained():
@@ -313,7 +458,7 @@ def test_a_big_problem_is_not_bad_input(tmp_path):
     # from a pipe the default cap holds, and the message says how to lift it
     done = _dlx("solve", "--count", input=path.read_text())
     assert done.returncode == 2
-    assert done.stderr == ("dlx: <stdin>:1: line is longer than 1000000 characters;"
+    assert done.stderr == ("dlx: <stdin>:1: line is longer than 1,000,000 characters;"
                            " --max-line N reads longer lines\n")
     done = _dlx("solve", "--count", "--max-line", "3000000", input=path.read_text())
     assert (done.returncode, done.stdout) == (0, "1\n")
@@ -364,3 +509,50 @@ def test_solve_best_prints_the_k_cheapest_with_their_costs(capsys, tmp_path):
     none = tmp_path / "none.dlx"
     none.write_text("a b\na |1\n")
     assert run(capsys, "solve", str(none), "--best", "3")[:2] == (1, "")
+
+
+# ---------------------------------------- the grammar, and solve given what it cannot read
+
+
+def test_an_unknown_option_shows_the_usage_of_its_command():
+    done = _dlx("sudoku", "solve", "--jobs", "2", "-")
+    assert done.returncode == 2
+    assert done.stderr.startswith("usage: dlx sudoku solve ")
+    assert done.stderr.endswith("dlx sudoku solve: error: unrecognized arguments: --jobs\n")
+    done = _dlx("queens", "8", "--bogus")
+    assert done.stderr.startswith("usage: dlx queens ") and done.returncode == 2
+
+
+@pytest.mark.slow
+def test_the_commands_with_jobs_are_those_the_readme_names():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for command in (["solve"], ["queens"], ["langford"], ["dominoes"], ["pentominoes"],
+                    ["sudoku", "generate"]):
+        assert "--jobs N" in _dlx(*command, "--help").stdout, command
+        assert f"`dlx {' '.join(command)}`" in readme
+    for command in (["sudoku", "solve"], ["sudoku", "count"], ["rectangles"]):
+        assert "--jobs N" not in _dlx(*command, "--help").stdout, command
+
+
+def test_the_library_s_encodings_solve_from_knuth_s_format(tmp_path: Path):
+    path = tmp_path / "queens8.dlx"
+    path.write_text(dlx.write_dlx(queens.encode(8), knuth=True))
+    done = _dlx("solve", str(path), "--count")
+    assert (done.returncode, done.stdout) == (0, "92\n")
+    done = _dlx("solve", str(path), "--limit", "1")
+    assert done.returncode == 0 and len(done.stdout.split(";")) == 8    # short names
+    assert dlx.count(dlx.read_dlx(path.read_text())) == 92
+
+
+@pytest.mark.slow
+def test_solve_given_a_sudoku_suggests_dlx_sudoku(tmp_path: Path):
+    path = tmp_path / "puzzles.txt"
+    line = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    other = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    path.write_text(line + "\n" + other + "\n")
+    done = _dlx("solve", str(path))
+    assert done.returncode == 2
+    assert done.stderr.endswith(f"; this looks like Sudoku puzzles, not an exact-cover problem:"
+                                f" try dlx sudoku solve {path}\n")
+    done = _dlx("solve", input=line + "\n")
+    assert done.returncode == 1 and "try dlx sudoku solve -" in done.stderr

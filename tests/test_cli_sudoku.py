@@ -1,4 +1,4 @@
-"""The `dlx sudoku` batch command (dlx.cli.sudoku): judge formats, jsonl, errors, exit codes.
+"""The `dlx sudoku` batch command (problems.cli.sudoku): judge formats, jsonl, errors, exit codes.
 
 Answers are checked against problems.sudoku's per-puzzle functions (and the
 independent checker of sudoku_helpers); the command hands puzzles to
@@ -32,9 +32,10 @@ from sudoku_helpers import (
 )
 
 import dlx
-from dlx.cli import main, sudoku_batch
-from dlx.cli import sudoku as command
+from dlx.cli import main
 from problems import sudoku
+from problems.cli import sudoku as command
+from problems.cli import sudoku_batch
 from problems.sudoku import Grid
 
 
@@ -403,13 +404,13 @@ def test_cli_rate_and_the_human_solution():
 
 
 def test_cli_generate():
-    code, out, err = cli_generate(["--count", "3", "--seed", "5"])
+    code, out, err = cli_generate(["--number", "3", "--seed", "5"])
     puzzles = out.splitlines()
     assert code == 0 and err == "" and len(puzzles) == 3
     assert puzzles == [str(sudoku.generate(seed=5 + k)) for k in range(3)]
     for p in puzzles:
         assert sudoku.count(p, limit=2) == 1 and sudoku.is_minimal(p)
-    code, out, _ = cli_generate(["--count", "2", "--seed", "1", "--box", "2x3",
+    code, out, _ = cli_generate(["-n", "2", "--seed", "1", "--box", "2x3",
                                  "--symmetry", "rot180", "--format", "jsonl"])
     rows = [json.loads(x) for x in out.splitlines()]
     assert [r["seed"] for r in rows] == [1, 2]
@@ -419,6 +420,22 @@ def test_cli_generate():
         assert all((p[k] == ".") == (p[35 - k] == ".") for k in range(36))    # rot180
     code, out, _ = cli_generate(["--seed", "2", "--rating", "0", "--format", "jsonl"])
     assert code == 0 and json.loads(out)["level"] == 0
+
+
+def test_cli_generate_number_and_its_old_spelling():
+    code, out, err = cli_generate(["-n", "2", "--seed", "5"])
+    assert (code, err) == (0, "") and out.splitlines() == [str(sudoku.generate(seed=5 + k))
+                                                           for k in range(2)]
+    # --count N (--count counts solutions everywhere else) still works, with a note
+    code, old, err = cli_generate(["--count", "2", "--seed", "5"])
+    assert (code, old) == (0, out)
+    assert err == ("dlx: note: --count N is now --number N (or -n N); elsewhere --count counts"
+                   " solutions\n")
+    done, _ = dlx_run("sudoku", "generate", "--count", "2", "--number", "3")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "dlx: --count N is the old spelling of --number N: give only --number\n"
+    text, _ = dlx_run("sudoku", "generate", "--help")
+    assert "-n N, --number N" in text.stdout and "--count" not in text.stdout
 
 
 def cli_generate(argv):
@@ -479,7 +496,7 @@ def test_cli_generate_stops_at_the_time_limit():
     assert (done.returncode, done.stdout) == (124, "")
     assert one_line(done) == "dlx: time limit of 1 s reached after 0 of 1 puzzles"
     # a long run prints every puzzle made in time: those of the seeds, in order
-    done, took = dlx_run("sudoku", "generate", "--box", "3x4", "--count", str(2**63 - 1),
+    done, took = dlx_run("sudoku", "generate", "--box", "3x4", "--number", str(2**63 - 1),
                          "--timeout", "1", "--seed", "1")
     made = done.stdout.splitlines()
     assert took < SLACK and done.returncode == 124
@@ -549,3 +566,53 @@ def test_cli_huge_numbers_are_bad_input():
     done, _ = dlx_run("sudoku", "generate", "--box", "2x2", "--seed", str(-10**400))
     assert done.returncode == 0
     assert done.stdout == str(sudoku.generate(box=(2, 2), seed=-10**400)) + "\n"
+
+
+# ------------------------------------------------------------------- run as a user runs it
+
+
+def dlx_cmd(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m dlx ARGV`` as a user does; what it did."""
+    return subprocess.run([sys.executable, "-m", "dlx", *argv], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.slow
+def test_sudoku_count_of_an_empty_grid_under_a_time_limit():
+    done = dlx_cmd("sudoku", "count", "--timeout", "1", stdin="." * 81 + "\n")
+    assert done.returncode == 124 and re.fullmatch(r"[1-9]\d*\+\n", done.stdout)
+    n = int(done.stdout[:-2])
+    assert done.stderr.startswith(f"dlx: <stdin>:1: time limit of 1 s reached: {n:,} solutions"
+                                  " so far, count unfinished\n")
+    done = dlx_cmd("sudoku", "count", "--max-nodes", "500", "--format", "jsonl",
+                   stdin="." * 81 + "\n")
+    record = json.loads(done.stdout)
+    assert done.returncode == 124 and record["finished"] is False and record["answer"] > 0
+
+
+def test_a_short_sudoku_line_says_it_is_short_and_how_long_it_should_be():
+    done = dlx_cmd("sudoku", "solve", stdin="4.....8.5.3.....\n")
+    assert done.returncode == 2
+    assert done.stderr == ("dlx: <stdin>:1: line of 16 cells with digits up to 8: too short for a"
+                           " one-line puzzle (a 9x9 one has 81 characters), and not a 16x16"
+                           " grid (it ends after 1 of 16 rows)\n")
+    good = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    done = dlx_cmd("sudoku", "solve", stdin="4.....8.5.3.....\n" + good + "\n")
+    assert done.returncode == 2 and len(done.stdout.split()) == 1        # the next one solved
+    assert "line 2 has 81 cells, not 16" in done.stderr
+
+
+def test_rate_of_an_illegal_puzzle_names_the_clash():
+    done = dlx_cmd("sudoku", "rate", stdin="11" + "." * 79 + "\n")
+    assert done.returncode == 2 and "sudoku.explain" not in done.stderr
+    assert done.stderr == ("dlx: <stdin>:1: the givens break a rule: digit 1 appears twice in"
+                           " row 1 (r1c1, r1c2), and 1 more clash; rate needs exactly one"
+                           " solution (dlx sudoku classify says Illegal)\n")
+
+
+def test_one_step_is_one_step():
+    done = dlx_cmd("sudoku", "rate", "--steps", "--format", "jsonl", stdin="1234341221434.21\n")
+    assert done.returncode == 0 and json.loads(done.stdout)["answer"]["level"] == 0
+    from problems import sudoku
+
+    assert str(sudoku.rate("1234341221434.21")) == "level 0 (hidden single), 1 step"

@@ -247,6 +247,10 @@ p = dlx.ExactCover(q, secondary=[("up", k) for k in range(11)]
 assert dlx.count(p) == 4
 assert len(list(dlx.solutions(p))) == 4 and dlx.first(p) is not None
 assert dlx.best(p, lambda label: label[1]) is not None
+r = dlx.read_dlx("a b | x\na x:A\nb x:A |2\nb\n")
+assert dlx.count(r) == 2 and r.costs == {1: 2} and r.colored
+c = dlx.ExactCover.from_csr([0, 2, 3], [0, 2, 1], items=["a", "b", "x"], secondary=[2])
+assert dlx.count(c) == 1 and c.options[0] == ("a", "x")
 try:
     dlx.count(p, engine="c")
 except dlx.ExactCoverError as e:
@@ -468,6 +472,53 @@ def test_malformed_tables_are_refused_not_crashed_on(data):
         return
     search = _core.Search(table, t.labels, "count", max_nodes=10_000)
     search.count()               # a valid table (the change kept it valid): no crash
+
+
+@needs_core
+@given(st.data())
+def test_malformed_entries_are_refused_not_crashed_on(data):
+    """Table.from_entries checks the numbers it lays out (in range, no item twice in an
+    option, lengths that fit): a changed buffer is refused, or searched safely."""
+    from array import array
+
+    from dlx import _core
+
+    p = data.draw(problems(colors=False))
+    if p._scanned is None:
+        return
+    numbers = array("i", p._scanned[0])
+    if numbers:
+        k = data.draw(st.integers(0, len(numbers) - 1))
+        numbers[k] = data.draw(st.integers(-2, len(p.items) + 2))
+    numbers = numbers[:data.draw(st.integers(0, len(numbers)))]
+    try:
+        table = _core.Table.from_entries(len(p.primary), len(p.items), numbers.tobytes())
+    except ValueError:
+        return
+    kept, k = 0, 0                                   # the options with a primary item
+    while k < len(numbers):
+        kept += any(0 < x <= len(p.primary) for x in numbers[k + 1:k + 1 + numbers[k]])
+        k += numbers[k] + 1
+    search = _core.Search(table, list(range(kept)), "count", max_nodes=10_000)
+    search.count()
+
+
+def test_from_entries_refuses_an_item_twice_in_an_option():
+    from dlx import _core
+
+    if not engine.available():
+        pytest.skip("the C core is not built")
+    ok = array_bytes([2, 1, 2, 1, 1])
+    assert _core.Table.from_entries(2, 2, ok).nodes == 2 + 2 + 2 + 1 + 2
+    for bad in ([2, 1, 1], [2, 1, 3], [2, 0, 1], [3, 1, 2], [-1]):
+        with pytest.raises(ValueError, match="not a buffer of numbered options"):
+            _core.Table.from_entries(2, 2, array_bytes(bad))
+
+
+def array_bytes(values):
+    from array import array
+
+    return array("i", values).tobytes()
 
 
 @needs_core

@@ -16,12 +16,17 @@ from helpers import PINNED, dominoes, langford, pinned_instances, queens, toy
 from hypothesis import given
 from hypothesis import strategies as st
 from oracles import plain_tree
-from strategies import BUDGET, colored_problems, problems
+from strategies import BUDGET, bounded_problems, colored_problems, problems
 
 import dlx
 from dlx import engine as engines
+from dlx.rules import RULES
 
 QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
+
+#: dlx.first(restarts=True), seed 0: queens 8's answer and nodes, Langford 7's.
+PINNED_RESTARTS = (((0, 6), (1, 1), (2, 3), (4, 7), (5, 4), (6, 2), (7, 5), (3, 0)), 34,
+                   ((7, 0), (1, 2), (3, 1), (4, 6), (2, 9), (6, 3), (5, 7)), 8)
 ENGINES = ("python", "c") if engines.available() else ("python",)
 
 
@@ -71,6 +76,27 @@ def test_langford_counts(n, expected):
 @pytest.mark.parametrize("rows, cols, expected", [(2, 2, 2), (4, 4, 36), (6, 6, 6728)])
 def test_domino_counts(rows, cols, expected):
     assert both(dlx.count, dominoes(rows, cols), max_nodes=BUDGET) == expected
+
+
+@given(st.one_of(problems(), colored_problems(), bounded_problems()), st.integers(0, 3),
+       st.sampled_from(sorted(RULES)))
+def test_both_engines_choose_alike_by_every_rule_and_restart_alike(p, seed, heuristic):
+    """Every rule of the table, with bounds too: the same solutions, order and Stats;
+    and restarts (the random rule's runs): the same answer and summed Stats."""
+    both(dlx.solutions, p, max_nodes=BUDGET, heuristic=heuristic, seed=seed)
+    found = both(dlx.first, p, max_nodes=BUDGET, restarts=True, seed=seed)
+    assert found is None or dlx.is_exact_cover(p, found)
+
+
+def test_restarts_pinned(engine):
+    """Restarts on queens 8 and Langford pairs for n = 7, seed 0: pinned answers and
+    nodes (a change to the rule's draws or to the runs' budgets changes them)."""
+    s = dlx.Stats()
+    assert dlx.first(queens(8), restarts=True, stats=s, engine=engine) == PINNED_RESTARTS[0]
+    assert s.nodes == PINNED_RESTARTS[1]
+    s = dlx.Stats()
+    assert dlx.first(langford(7), restarts=True, stats=s, engine=engine) == PINNED_RESTARTS[2]
+    assert s.nodes == PINNED_RESTARTS[3]
 
 
 def test_toy_stats(engine):

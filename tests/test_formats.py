@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import string
+import subprocess
+import sys
 import warnings
+from contextlib import contextmanager
 from fractions import Fraction
 
 import pytest
@@ -12,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlx
+from dlx import formats
 from dlx.errors import ExactCoverError, FormatError
 from dlx.formats import (
     MAX_LINE_LENGTH,
@@ -239,7 +243,8 @@ MALFORMED = [
 
 @pytest.mark.parametrize(("text", "line", "column", "keyword"), MALFORMED)
 def test_malformed(text, line, column, keyword):
-    for source in (text, io.StringIO(text)):
+    # (a str has no line cap by default: it is in memory already)
+    for source in (text, io.StringIO(text))[keyword == "longer than":]:
         with pytest.raises(FormatError) as info:
             read_dlx(source)
         error = info.value
@@ -271,6 +276,25 @@ class CountingReader:
         line = self.stream.readline(size)
         self.largest = max(self.largest, len(line))
         return line
+
+
+def test_a_str_or_a_regular_file_has_no_line_cap(tmp_path):
+    """What write_dlx writes, read_dlx reads: a line of 1,355,555 characters (the long
+    fuzz run's text #5) from the str, and from the regular file (as --max-line's help
+    says of dlx solve); a pipe's lines keep the cap."""
+    p = dlx.ExactCover({0: [f"i{k}" for k in range(180_000)]})
+    text = dlx.write_dlx(p)
+    assert max(len(line) for line in text.splitlines()) > MAX_LINE_LENGTH
+    assert read_dlx(text).primary == p.primary
+    path = tmp_path / "long.dlx"
+    path.write_text(text)
+    with open(path) as f:
+        assert read_dlx(f).options == {0: p.options[0]}
+    with pytest.raises(FormatError, match="longer than 1,000,000 characters"):
+        read_dlx(io.StringIO(text))
+    done = subprocess.run([sys.executable, "-m", "dlx", "solve", "--count", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "1\n", "")
 
 
 def test_overlong_line_is_never_read_whole():
@@ -557,3 +581,163 @@ def test_the_longest_numbers_python_converts_are_read_and_written():
 
 def test_any_line_cap_is_taken():
     assert read_dlx(TOY, max_line_length=2**63).primary == tuple("abcdefg")
+
+
+# ------------------------------------------------------------- write_dlx of something else
+
+
+@pytest.mark.parametrize("bad", [5, None, "a b\na\n", {"x": ["a"]}, object()])
+def test_write_dlx_refuses_what_is_not_a_problem(bad):
+    with pytest.raises(dlx.ExactCoverError, match="write_dlx writes a dlx.ExactCover") as info:
+        dlx.write_dlx(bad)
+    assert isinstance(info.value, TypeError)          # as read_dlx(1.5): both
+
+
+# -------------------------------------------- the core's fast path against Python's
+
+
+@contextmanager
+def pure_reader():
+    """read_dlx without the core's reading of option lines (dlx._core.read_options)."""
+    saved = formats._core
+    formats._core = None
+    try:
+        yield
+    finally:
+        formats._core = saved
+
+
+def outcome(text, stream=False):
+    """All that read_dlx_lines makes of ``text``: the problem (types of costs included),
+    the lines, the warnings and where they point, or the error."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            p, lines = read_dlx_lines(io.StringIO(text, newline=None) if stream else text)
+        except FormatError as e:
+            return ("error", str(e), e.line, e.column)
+    said = [(str(w.message), w.category, w.filename) for w in caught]
+    costs = {label: (type(c), c) for label, c in p.costs.items()}
+    return (p.options, p.primary, p.secondary, p.bounds, costs, p.colored, lines, said)
+
+
+def assert_same_reading(text):
+    fast = outcome(text)
+    with pure_reader():
+        pure = outcome(text)
+    assert fast == pure
+    assert outcome(text, stream=True) == fast
+    if fast[0] != "error":
+        p = read_dlx(text)
+        q = ExactCover(p.options, secondary=p.secondary, primary=p.primary, bounds=p.bounds,
+                       costs=p.costs)
+        # the fast path numbers the options as the constructor does
+        assert (p.colored, p._scanned) == (q.colored, q._scanned)
+        assert dlx.count(p, max_nodes=10_000) == dlx.count(q, max_nodes=10_000, engine="python")
+
+
+NAMES = ["a", "b", "x", "y", "é", "€", "b2", "ab"]
+LONG = ["abcdefgh", "abcdefghi", "abcdefghij", "abcdefgh12345678x", "abcdefgh12345678y"]
+TOKENS = st.one_of(
+    st.sampled_from(NAMES),
+    st.sampled_from(LONG),                 # 8 characters and more (the last is not an item)
+    st.sampled_from(["x:A", "y:0", "a:A", "x:", ":A", "x:A:B", "q", "€:A", "y:€", "é:A"]),
+    st.sampled_from(["|5", "|0", "|12", "|2.5", "|3/4", "|-1", "|", "|x", "a|b", "|9" * 3,
+                     "|" + "9" * 19, "|" + "9" * 25, "|1/0"]),
+)
+ITEM_LINES = st.sampled_from([
+    "a b | x y", "a b x y", "a b2 é | x y €", "2:3|a b | x y", "a b | x | y", "a a | x",
+    "a b |x y", "a:b | x", "a b2 | x y", "€ a b | x y", "a b|", "1|a b | x y",
+    "a b abcdefgh abcdefghi | x y abcdefghij abcdefgh12345678x"])
+
+
+@st.composite
+def dlx_texts(draw):
+    """Texts in Knuth's format, mostly well formed, some not: comments, blank lines,
+    colours, costs, bounds, names beyond Latin-1, unknown and repeated items."""
+    lines = draw(st.lists(st.sampled_from(["| a comment", "", "  "]), max_size=2))
+    lines.append(draw(ITEM_LINES))
+    for _ in range(draw(st.integers(0, 8))):
+        kind = draw(st.integers(0, 9))
+        if kind == 0:
+            lines.append(draw(st.sampled_from(["| comment", "", " \t| x", "\t"])))
+        else:
+            tokens = draw(st.lists(TOKENS, min_size=1, max_size=5))
+            if kind > 3:              # mostly options of known items, each once
+                tokens = list(dict.fromkeys(t for t in tokens if t in NAMES[:4] or t[0] == "|"))
+                tokens = draw(st.sampled_from(["a", "b", "a x:A", "b y"])).split() + tokens
+            lines.append(draw(st.sampled_from([" ", "\t", "  "])).join(tokens))
+    end = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    return end.join(lines) + draw(st.sampled_from(["", end]))
+
+
+@pytest.mark.skipif(formats._core is None, reason="the compiled core is not built")
+@settings(max_examples=400, deadline=None)
+@given(dlx_texts())
+def test_the_core_reads_as_python_does(text):
+    """The same problem, lines, warnings and errors (message, line, column) with and
+    without the core's reading of option lines, from a str and from a stream."""
+    assert_same_reading(text)
+
+
+@pytest.mark.skipif(formats._core is None, reason="the compiled core is not built")
+@pytest.mark.parametrize("text", [
+    "a b | x y\na x:A |5 |7\nb y:B\na b\n",          # colours and costs, read by the core
+    "a b\na |5 |2.5\nb |3\n",                        # a float cost: the line goes to Python
+    "a b | x\nx\na\n",                                # no primary item: Python warns
+    "a b | x\na x:A\nb x:B\na € \n",                 # a fault after lines the core read
+    "a b\n" + "a\nb\n" * 3000 + "a b a\n",           # a fault far down (line and column)
+    "a b\na |" + "9" * 18 + " |" + "9" * 18 + "\n",  # whole costs past 2**62: Python sums
+    "a b\n" + "a\n" * 5000 + "b |7\n",
+    "é a\né\na é\n",                                 # Latin-1 names
+])
+def test_the_core_reads_these_as_python_does(text):
+    assert_same_reading(text)
+
+
+def test_the_fast_path_keeps_the_item_line_s_names():
+    p = read_dlx("a b | x\na x:A\nb x:A\n")
+    names = {id(n) for n in p.primary + p.secondary}
+    assert all(id(e.item if isinstance(e, Colored) else e) in names
+               for entries in p.options.values() for e in entries)
+    first, second = p.options[0][1], p.options[1][1]
+    assert first == second == Colored("x", "A")
+
+
+COSTS = st.one_of(st.integers(0, 10**20), st.fractions(min_value=0, max_value=100),
+                  st.floats(min_value=0, max_value=1e6, allow_nan=False))
+
+
+@st.composite
+def bounded_problems(draw):
+    """Random problems with bounds on primary items and costs on options."""
+    p = draw(problems())
+    bounds = {}
+    for item in p.primary:
+        if draw(st.booleans()):
+            u = draw(st.integers(0, 3))
+            bounds[item] = (u, draw(st.integers(max(u, 1), 4)))
+    costs = {label: draw(COSTS) for label in p.options if draw(st.booleans())}
+    return ExactCover(p.options, secondary=p.secondary, primary=p.primary, bounds=bounds,
+                      costs=costs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(bounded_problems())
+def test_bounds_and_costs_round_trip(p):
+    """write_dlx then read_dlx: the same items, bounds, options and costs (exactly)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DLXFormatWarning)
+        q = read_dlx(write_dlx(p))
+        with pure_reader():
+            r = read_dlx(write_dlx(p))
+    primary = set(p.primary)
+    kept = [label for label, entries in p.options.items()
+            if any((e.item if isinstance(e, Colored) else e) in primary for e in entries)]
+    assert (q.primary, q.secondary, q.bounds) == (p.primary, p.secondary, p.bounds)
+    assert list(q.options.values()) == [p.options[label] for label in kept]
+    assert q.costs == {k: p.costs[label] for k, label in enumerate(kept) if p.cost(label)}
+    # floats stay floats (a Fraction p/1 is written p and reads back as an int)
+    assert {k: isinstance(c, float) for k, c in q.costs.items()} == \
+        {k: isinstance(p.costs[label], float) for k, label in enumerate(kept) if p.cost(label)}
+    assert (r.options, r.costs, r.bounds) == (q.options, q.costs, q.bounds)

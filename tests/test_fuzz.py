@@ -1,4 +1,4 @@
-"""The quick form of the fuzzing harness (issue 20): a few hundred hostile cases.
+"""The quick form of the fuzzing harness: a few hundred hostile cases.
 
 Each family of :mod:`fuzzing` runs its first cases under a fixed seed (so a
 failure here fails the same way again; ``DLX_FUZZ_SEED`` picks other cases) on
@@ -38,9 +38,10 @@ def test_api_cases_have_no_failures(family):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("family", ["text", "cli", "signals", "deadlines"])
+@pytest.mark.parametrize("family", ["text", "cli", "signals", "deadlines", "files"])
 def test_command_cases_have_no_failures(family):
-    """Malformed DLX files, hostile command lines, signals, time limits (subprocesses)."""
+    """Malformed DLX files, hostile command lines, signals, time limits (subprocesses);
+    checkpoints, solutions' streams and ZDD files changed, then used again."""
     report = _failures(family)
     assert not report, report
 
@@ -62,7 +63,7 @@ def test_the_oracle_finds_knuths_toy_solution():
 
 def test_cases_are_deterministic():
     """A case is drawn from its family, seed and index alone: its reproducer says so."""
-    for family in ("random", "arguments", "text", "cli"):
+    for family in ("random", "arguments", "text", "cli", "files"):
         a = fuzzing.make_case(family, SEED, 7)
         b = fuzzing.make_case(family, SEED, 7)
         assert (a.title, a.repro) == (b.title, b.repro)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -165,3 +169,20 @@ def test_answers_match_brute_force(cases, cols):
             assert k == len(chosen) and chosen == sorted(chosen)
             assert tuple(r - 1 for r in chosen) in found
     assert run("matrix", matrix) == (0 if all(want_hust) else 1, want_matrix, [])
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def dlx_cmd(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m dlx ARGV`` as a user does; what it did."""
+    return subprocess.run([sys.executable, "-m", "dlx", *argv], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_judge_count_under_a_budget_says_how_many_so_far(tmp_path: Path):
+    matrix = tmp_path / "poj.txt"            # POJ 3740: 12 identical rows, 12 solutions
+    matrix.write_text("12 1\n" + "1\n" * 12)
+    done = dlx_cmd("solve", "--format", "matrix", "--count", "--max-nodes", "5", str(matrix))
+    assert done.returncode == 124 and re.fullmatch(r"\d+\+\n", done.stdout)
+    assert "the count is unfinished" in done.stderr

@@ -33,7 +33,7 @@ def kernel_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_there_are_notebooks() -> None:
-    assert [p.name[:3] for p in NOTEBOOKS] == ["01-", "02-", "03-", "04-", "05-"]
+    assert [p.name[:3] for p in NOTEBOOKS] == ["01-", "02-", "03-", "04-", "05-", "06-"]
 
 
 @pytest.mark.slow

@@ -479,11 +479,13 @@ def test_the_problem_is_sent_again_to_a_worker_without_it(processes):
 
 
 def kill_one_worker(executor: Executor):
-    """A progress callback that kills one worker process of ``executor`` at its first call."""
+    """A progress callback that kills one worker process of ``executor`` at its first call
+    with tasks still running (under load the first report may come when they are all
+    back, and a pool with nothing pending never notices a dead worker)."""
     killed: list[int] = []
 
     def progress(report):
-        if not killed:
+        if not killed and report.running:
             pid = next(iter(executor._processes))
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
@@ -491,7 +493,7 @@ def kill_one_worker(executor: Executor):
 
 
 def test_a_killed_worker_costs_only_its_pieces():
-    p = queens(10)
+    p = queens(11)
     total, whole = serial(p)
     with ProcessPoolExecutor(2) as ex:
         progress, killed = kill_one_worker(ex)
@@ -867,3 +869,47 @@ def test_an_unreachable_scheduler_is_refused_at_once():
     assert time.monotonic() - began < 3
     with pytest.raises(dlx.ExactCoverError, match="connect_timeout"):
         parallel.executor(scheduler=f"tcp://127.0.0.1:{port}", connect_timeout=0)
+
+
+# ----------------------------------------------------------- workers killed, pools stopped
+
+
+def _capped_dlx(*argv: str, memory_kb: int = 2_000_000, timeout: float = 60
+                ) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """Run the dlx command under a cap on its address space, warnings as errors; return
+    how long it took and what it did."""
+    code = f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({memory_kb * 1024},) * 2)"
+    began = time.monotonic()
+    out = subprocess.run([sys.executable, "-c", code + "\nfrom dlx.cli import main\n"
+                          "raise SystemExit(main())", *argv],
+                         capture_output=True, text=True, timeout=timeout,
+                         env={**os.environ, "PYTHONWARNINGS": "error"})
+    return time.monotonic() - began, out
+
+
+def test_a_dead_pools_broken_pipe_is_a_lost_worker_not_the_tasks_error():
+    # a pool's feeder thread writing to the pipe of killed workers hands the task
+    # OSError(EBADF) instead of BrokenProcessPool; it was raised as the task's own
+    # error, a traceback from `dlx queens 15 --count --jobs 2` (fuzzing, stress #270)
+    import errno
+
+    from dlx.parallel.executors import is_fault
+
+    assert is_fault(OSError(errno.EBADF, "Bad file descriptor"))
+    assert is_fault(OSError(errno.EPIPE, "Broken pipe"))
+    assert not is_fault(OSError(errno.ENOENT, "No such file"))
+    assert not is_fault(ValueError("a task's own error"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not engines.available(), reason="the compiled core is not built")
+def test_a_pool_stopped_by_its_time_limit_exits_without_a_word_from_python():
+    # Python's exit wakes every process pool's manager thread; one that closed its
+    # wake-up pipe at that moment printed "Exception ignored in: <module 'threading'>
+    # ... OSError: [Errno 9] Bad file descriptor" (in about one run of five here)
+    for _ in range(8):
+        seconds, out = _capped_dlx("pentominoes", "6x10", "--all", "-q", "--jobs", "2",
+                            "--timeout", "0.5")
+        assert out.returncode == 124, out.stderr
+        assert "Traceback" not in out.stderr and "Exception ignored" not in out.stderr, \
+            out.stderr

@@ -171,3 +171,237 @@ def _python_checks():
         yield
     finally:
         dlx.problem._scan = saved
+
+
+# -- ExactCover.from_csr: integer arrays, against the dict form
+
+@st.composite
+def _csr_problems(draw):
+    """Random problems as CSR arrays: (indptr, indices, n_items, secondary indices)."""
+    n_items = draw(st.integers(1, 7))
+    options = draw(st.lists(st.lists(st.integers(0, n_items - 1), max_size=4, unique=True),
+                            max_size=9))
+    secondary = draw(st.lists(st.integers(0, n_items - 1), max_size=3, unique=True))
+    indptr = [0]
+    for opt in options:
+        indptr.append(indptr[-1] + len(opt))
+    return indptr, [k for opt in options for k in opt], n_items, secondary
+
+
+def _as_dict(indptr, indices, names, secondary, labels=None):
+    """The dict form of the same problem (primary items in index order)."""
+    labels = range(len(indptr) - 1) if labels is None else labels
+    options = {labels[o]: [names[k] for k in indices[indptr[o]:indptr[o + 1]]]
+               for o in range(len(indptr) - 1)}
+    primary = [names[k] for k in range(len(names)) if k not in set(secondary)]
+    return dlx.ExactCover(options, secondary=[names[k] for k in secondary], primary=primary)
+
+
+_KINDS = ["list", "i", "q", "B", "numpy", "numpy-strided"]
+
+
+def _array(values, kind):
+    from array import array
+
+    if kind == "list":
+        return list(values)
+    if kind.startswith("numpy"):
+        import numpy as np
+
+        a = np.array(values, dtype=np.int64)
+        if kind == "numpy-strided":             # every other entry of an array twice as long
+            b = np.zeros(2 * len(a), dtype=np.int64)
+            b[::2] = a
+            a = b[::2]
+        return a
+    return array(kind, values)
+
+
+@settings(deadline=None)
+@given(_csr_problems(), st.sampled_from(_KINDS), st.booleans(), st.booleans())
+def test_from_csr_is_the_dict_form(raw, kind, named, labelled):
+    """The same options, items, solutions, counts, node and update counts (both engines),
+    and the same numbering for the layout, as the dict form of the same problem."""
+    indptr, indices, n_items, secondary = raw
+    names = [f"i{k}" for k in range(n_items)] if named else list(range(n_items))
+    labels = [("opt", o) for o in range(len(indptr) - 1)] if labelled else None
+    p = dlx.ExactCover.from_csr(_array(indptr, kind), _array(indices, kind),
+                                items=names if named else n_items, labels=labels,
+                                secondary=_array(secondary, kind))
+    q = _as_dict(indptr, indices, names, secondary, labels)
+    assert (p.options, p.primary, p.secondary) == (q.options, q.primary, q.secondary)
+    assert dict(p.options) == q.options and list(p.options.items()) == list(q.options.items())
+    assert p._scanned == q._scanned
+    for engine in ("python", "c") if dlx.engine.available() else ("python",):
+        ps, qs = dlx.Stats(), dlx.Stats()
+        assert (list(dlx.solutions(p, engine=engine, stats=ps, max_nodes=10_000))
+                == list(dlx.solutions(q, engine=engine, stats=qs, max_nodes=10_000)))
+        assert (ps.nodes, ps.updates) == (qs.nodes, qs.updates)
+        assert dlx.count(p, engine=engine) == dlx.count(q, engine=engine)
+    assert Links.of(p).snapshot() == Links.of(q).snapshot()
+
+
+@st.composite
+def _bad_csr(draw):
+    """CSR arrays, often broken: indices out of range or twice, indptr not CSR."""
+    indptr, indices, n_items, secondary = draw(_csr_problems())
+    change = draw(st.integers(0, 6))
+    if change == 1 and indices:
+        indices[draw(st.integers(0, len(indices) - 1))] = draw(st.integers(-2, n_items + 2))
+    elif change == 2 and len(indptr) > 2:
+        k = draw(st.integers(0, len(indptr) - 1))
+        indptr[k] = draw(st.integers(-1, len(indices) + 1))
+    elif change == 3:
+        secondary.append(draw(st.integers(-1, n_items + 1)))
+    elif change == 4:
+        indptr = draw(st.sampled_from([[], [1], indptr[:-1] or [0, 1]]))
+    items = draw(st.sampled_from([None, n_items, "names"]))
+    return indptr, indices, (list("abcdefg")[:n_items] if items == "names" else items), secondary
+
+
+def _made(indptr, indices, items, secondary):
+    try:
+        p = dlx.ExactCover.from_csr(indptr, indices, items=items, secondary=secondary)
+    except dlx.ExactCoverError as e:
+        return type(e), str(e)
+    return dict(p.options), p.primary, p.secondary, p._scanned
+
+
+@settings(deadline=None, max_examples=300)
+@given(_bad_csr())
+def test_from_csr_checks_as_its_pure_twin_does(raw):
+    """The core's check of the arrays and the pure engine's: the same problem or the same
+    error (type and message); a fault names the option and the item."""
+    fast = _made(*raw)
+    saved = dlx.problem._csr
+    dlx.problem._csr = None
+    try:
+        slow = _made(*raw)
+    finally:
+        dlx.problem._csr = saved
+    assert fast == slow
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(indptr=[0, 2], indices=[0, 0], items=["a"]), dlx.RepeatedItemError,
+     "option 0: item 'a' appears twice"),
+    (dict(indptr=[0, 1, 3], indices=[0, 1, 1], items=["a", "b"], labels=["x", "y"]),
+     dlx.RepeatedItemError, "option 'y': item 'b' appears twice"),
+    (dict(indptr=[0, 2], indices=[0, 5], items=3), dlx.UnknownItemError,
+     "option 0: item index 5 (indices[1]) is not an item (0..2)"),
+    (dict(indptr=[0, 2], indices=[0, -1]), dlx.UnknownItemError,
+     "option 0: item index -1 (indices[1]) is negative"),
+    (dict(indptr=[0, 1], indices=[0], items=["a", "b"], secondary=[1, 1]),
+     dlx.DuplicateItemError, "secondary item 'b' is declared twice"),
+    (dict(indptr=[0, 1], indices=[0], items=2, secondary=[2]), dlx.UnknownItemError,
+     "secondary[0] = 2 is not an item index (0..1)"),
+    (dict(indptr=[1, 1], indices=[0]), dlx.ExactCoverError, "indptr[0] is 1, not 0"),
+    (dict(indptr=[0, 2, 1], indices=[0, 1]), dlx.ExactCoverError,
+     "indptr decreases at option 1: indptr[1] = 2, indptr[2] = 1"),
+    (dict(indptr=[0, 3], indices=[0, 1]), dlx.ExactCoverError,
+     "indptr[1] = 3 is past the end of indices (2 entries)"),
+    (dict(indptr=[0, 1], indices=[0, 1]), dlx.ExactCoverError,
+     "indptr ends at 1, but indices has 2 entries"),
+    (dict(indptr=[], indices=[]), dlx.ExactCoverError, "indptr is empty"),
+    (dict(indptr=[0, 1], indices=[0.5]), dlx.ExactCoverError,
+     "indices must be an array of integers"),
+    (dict(indptr=[0, 1], indices="0"), dlx.ExactCoverError, "not the string '0'"),
+    (dict(indptr=[0, 1], indices=[0], items=["a", "a"]), dlx.DuplicateItemError,
+     "item 'a' is declared twice"),
+    (dict(indptr=[0, 1], indices=[0], labels=["x", "y"]), dlx.ExactCoverError,
+     "2 labels for 1 options"),
+    (dict(indptr=[0, 1, 2], indices=[0, 0], labels=["x", "x"]), dlx.OptionError,
+     "labels: 'x' labels options 0 and 1"),
+    (dict(indptr=[0, 1], indices=[0], labels=[["x"]]), dlx.OptionError, "not hashable"),
+    (dict(indptr=[0, 1], indices=[0], items=-1), dlx.ExactCoverError, "number of items"),
+])
+def test_from_csr_names_each_fault(kwargs, error, message):
+    with pytest.raises(error) as info:
+        dlx.ExactCover.from_csr(**kwargs)
+    assert message in str(info.value)
+
+
+def test_from_csr_refuses_arrays_of_other_shapes():
+    np = pytest.importorskip("numpy")
+    for bad in (np.zeros((2, 2), dtype=np.int32), np.zeros(2), np.zeros(2, dtype=bool),
+                np.zeros(2, dtype=">i8")):
+        with pytest.raises(dlx.ExactCoverError, match="1-D array of integers"):
+            dlx.ExactCover.from_csr(np.array([0, 2]), bad)
+
+
+def test_from_csr_keeps_labels_secondary_items_bounds_and_costs():
+    p = dlx.ExactCover.from_csr([0, 2, 3, 5, 6], [0, 2, 1, 0, 1, 2], items=["a", "b", "x"],
+                                labels=["ax", "b", "ab", "x"], secondary=[2],
+                                bounds={"a": (1, 2)}, costs={"ab": 3})
+    assert p.primary == ("a", "b") and p.secondary == ("x",)
+    assert p.options == {"ax": ("a", "x"), "b": ("b",), "ab": ("a", "b"), "x": ("x",)}
+    assert p.bounds == {"a": (1, 2)} and p.cost("ab") == 3 and p.cost("b") == 0
+    q = dlx.ExactCover(dict(p.options), secondary=["x"], primary=["a", "b"],
+                       bounds={"a": (1, 2)}, costs={"ab": 3})
+    assert sorted(map(sorted, dlx.solutions(p))) == sorted(map(sorted, dlx.solutions(q)))
+    assert dlx.best(p, k=2) == dlx.best(q, k=2)
+    # the option with no primary item is kept, never chosen (as in the dict form)
+    assert Links.of(p).skipped == ["x"] == Links.of(q).skipped
+    with pytest.raises(dlx.ExactCoverError, match="'zz' is not an option label"):
+        dlx.ExactCover.from_csr([0, 1], [0], costs={"zz": 1})
+
+
+def test_from_csr_options_are_a_read_only_mapping_made_when_looked_at():
+    import pickle
+
+    p = dlx.ExactCover.from_csr([0, 2, 3], [0, 1, 1], items=["a", "b"])
+    options = p.options
+    assert not isinstance(options, dict)
+    assert repr(options) == "{0: ('a', 'b'), 1: ('b',)}"
+    assert options[1] == ("b",) and options.get(2) is None and 1 in options and 2 not in options
+    assert "x" not in options and 1.0 in options          # as a dict of the same options
+    with pytest.raises(KeyError):
+        options[-1]
+    with pytest.raises(TypeError):
+        options[0] = ("a",)                                 # type: ignore[index]
+    assert list(options.values()) == [("a", "b"), ("b",)] and len(options.items()) == 2
+    back = pickle.loads(pickle.dumps(p))
+    assert back.options == p.options and dlx.count(back) == dlx.count(p) == 1
+    assert dlx.read_dlx(dlx.write_dlx(p)).options == p.options
+    assert dlx.verify.is_exact_cover(p, dlx.first(p))
+
+
+def test_from_csr_makes_no_tuple_per_option():
+    """A problem of 20,000 options holds its arrays, not 20,000 tuples: its size is a few
+    bytes per entry (tracemalloc), and laying it out makes the core's table alone."""
+    import gc
+    import tracemalloc
+    from array import array
+
+    n = 20_000
+    indptr = array("q", range(0, 4 * n + 1, 4))
+    indices = array("i", [k for o in range(n) for k in (o % 1000, 1000 + o % 1000,
+                                                         2000 + o % 997, 3000 + o % 991)])
+    gc.collect()
+    tracemalloc.start()
+    try:
+        p = dlx.ExactCover.from_csr(indptr, indices, secondary=range(2000, 4000))
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(p) == n and p.options[n - 1] == (999, 1999, 2000 + 19_999 % 997, 3000 + 19_999 % 991)
+    assert held < 40 * n and peak < 80 * n, (held, peak)   # 4 entries: 28 bytes an option
+
+
+def test_from_csr_refuses_more_items_than_it_numbers():
+    np = pytest.importorskip("numpy")
+    huge = np.array([0, 2**64 - 1], dtype=np.uint64)
+    for kwargs, message in [
+            (dict(indices=[0, 10**12]), "item index 1,000,000,000,000 is too large"),
+            (dict(indices=huge), "item index 18446744073709551615 (indices[1]) is too large"),
+            (dict(indices=huge, items=3), "(indices[1]) is not an item (0..2)"),
+            (dict(indices=[0, 1], items=10**10), "10,000,000,000 items: from_csr takes at most")]:
+        for core in (True, False):
+            saved = dlx.problem._csr
+            dlx.problem._csr = saved if core else None
+            try:
+                with pytest.raises(dlx.ExactCoverError) as info:
+                    dlx.ExactCover.from_csr([0, 2], **kwargs)
+            finally:
+                dlx.problem._csr = saved
+            assert message in str(info.value)

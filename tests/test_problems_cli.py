@@ -1,18 +1,21 @@
-"""The puzzle sub-commands (dlx.cli.puzzles): output, formats, exit codes, errors on one line."""
+"""The puzzle sub-commands (problems.cli.puzzles): output, formats, exit codes, one-line errors."""
 
 from __future__ import annotations
 
 import argparse
 import io
 import json
+import re
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import dlx
-from dlx.cli import puzzles
 from problems import rectangles
 from problems.catalog import ZOJ_SAMPLE
+from problems.cli import puzzles
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -88,7 +91,10 @@ def test_interrupt_gives_130(capsys, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(dlx, "count", stop)
-    assert run(capsys, "dominoes", "4x4", "--count") == (130, "", "dlx: interrupted\n")
+    # as a budget does: the count so far, N+, and how to keep the search next time
+    assert run(capsys, "dominoes", "4x4", "--count") == (
+        130, "0+\n", "dlx: interrupted: 0 solutions so far, search unfinished; run it with"
+        " --checkpoint FILE to be able to stop it and resume\n")
     monkeypatch.setattr(rectangles, "min_cover", stop)
     monkeypatch.setattr(sys, "stdin", io.StringIO(ZOJ_SAMPLE))
     assert run(capsys, "rectangles") == (130, "", "dlx: interrupted\n")
@@ -136,12 +142,10 @@ def test_pentominoes(capsys):
                          "jsonl")
     tilings = [json.loads(line)["rows"] for line in out.splitlines()]
     assert code == 0 and len(tilings) == 2
-    for rows in tilings:            # rows x columns, as dominoes 2x5 (issue 24)
+    for rows in tilings:            # rows x columns, as dominoes 2x5
         assert len(rows) == 3 and all(len(r) == 20 for r in rows)
         assert sorted("".join(rows)) == sorted("".join(c * 5 for c in "FILNPTUVWXYZ"))
-    # the order changed: one line says so where it shows (not with --count or -q)
-    assert err == ("dlx: note: 3x20 is 3 rows of 20 (rows x columns, as dominoes and --box);"
-                   " it used to mean 3 wide and 20 tall: write 20x3 for that\n")
+    assert err == ""                # no note on every run about the order of R and C
     code, out, _ = run(capsys, "pentominoes", "6x10", "-q")
     assert code == 0 and len(out.splitlines()) == 6
     assert run(capsys, "pentominoes", "10x6", "--count", "--distinct") == (0, "2339\n", "")
@@ -220,3 +224,71 @@ def test_rectangles_timeout(capsys, tmp_path):
     code, out, err = run(capsys, "rectangles", str(path), "--count", "--timeout", "0.2")
     assert code == 124 and len(out.splitlines()) < 40
     assert "time limit of 0.2 s reached" in err
+
+
+# ------------------------------------ run as a user runs them: budgets keep what was found
+
+
+def dlx_cmd(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m dlx ARGV`` as a user does; what it did."""
+    return subprocess.run([sys.executable, "-m", "dlx", *argv], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("limit", [["--timeout", "0.5"], ["--max-nodes", "20000"]])
+def test_a_count_that_runs_out_says_how_many_so_far(limit):
+    done = dlx_cmd("queens", "20", "--count", *limit)
+    assert done.returncode == 124 and re.fullmatch(r"[1-9]\d*\+\n", done.stdout)
+    n = int(done.stdout[:-2])
+    assert re.fullmatch(rf"dlx: (time limit of 0.5 s|node budget of 20,000) reached: {n:,}"
+                        r" solutions so far, search unfinished\n", done.stderr)
+    done = dlx_cmd("queens", "20", "--count", "--format", "jsonl", *limit)
+    record = json.loads(done.stdout)
+    assert done.returncode == 124 and record["finished"] is False and record["count"] > 0
+
+
+def test_a_count_that_finishes_says_so_in_jsonl():
+    done = dlx_cmd("dominoes", "4x4", "--count", "--format", "jsonl")
+    assert (done.returncode, json.loads(done.stdout)) == (0, {"count": 36, "finished": True})
+
+
+def test_a_listing_that_runs_out_keeps_the_solutions_it_printed():
+    done = dlx_cmd("langford", "12", "--all", "--max-nodes", "3000", "--format", "jsonl")
+    printed = done.stdout.splitlines()
+    assert done.returncode == 124 and printed
+    assert done.stderr == f"dlx: node budget of 3,000 reached: {len(printed):,} solutions so" \
+        " far, search unfinished\n"
+
+
+def test_a_rectangles_count_under_a_budget_says_how_many_so_far(tmp_path: Path):
+    # a 6 x 6 board of unit squares and horizontal dominoes: 13**6 exact covers
+    pieces = [f"{x} {y} {x + 1} {y + 1}" for x in range(6) for y in range(6)]
+    pieces += [f"{x} {y} {x + 2} {y + 1}" for x in range(5) for y in range(6)]
+    zoj = tmp_path / "zoj.txt"
+    zoj.write_text(f"1\n6 6 {len(pieces)}\n" + "\n".join(pieces) + "\n")
+    done = dlx_cmd("rectangles", str(zoj), "--count", "--max-nodes", "300")
+    assert done.returncode == 124 and re.fullmatch(r"[1-9]\d*\+\n", done.stdout)
+    assert "reached:" in done.stderr and "exact covers so far, count unfinished" in done.stderr
+
+
+@pytest.mark.slow
+def test_rectangles_has_no_all_and_its_limit_goes_with_count(tmp_path: Path):
+    done = dlx_cmd("rectangles", "--all", stdin="1\n1 1 1\n0 0 1 1\n")
+    assert done.returncode == 2 and done.stderr.startswith("usage: dlx rectangles ")
+    assert done.stderr.endswith("dlx rectangles: error: unrecognized arguments: --all\n")
+    done = dlx_cmd("rectangles", "--limit", "2", stdin="1\n1 1 1\n0 0 1 1\n")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "dlx: --limit goes with --count (each case's answer is its fewest" \
+        " pieces)\n"
+    done = dlx_cmd("rectangles", "--count", "--limit", "1", stdin="1\n1 1 2\n0 0 1 1\n0 0 1 1\n")
+    assert (done.returncode, done.stdout) == (0, "1\n")
+    assert "--jobs N" not in dlx_cmd("rectangles", "--help").stdout
+
+
+def test_pentominoes_are_rows_by_columns_as_dominoes():
+    done = dlx_cmd("pentominoes", "3x20")
+    assert done.returncode == 0 and [len(r) for r in done.stdout.split()] == [20, 20, 20]
+    assert done.stderr == ""            # (no note on every run about the order)
+    done = dlx_cmd("dominoes", "2x5")
+    assert done.returncode == 0 and len(done.stdout.split()) == 2

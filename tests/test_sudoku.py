@@ -95,6 +95,47 @@ def test_grid_from_flat_and_nested_ints():
         g[9, 0]
 
 
+def test_a_grid_equals_the_line_it_prints():
+    solved = sudoku.solve(PE1, max_nodes=BUDGET)
+    line = str(solved)
+    assert solved == line and line == solved and not solved != line
+    assert solved == PE1_SOLUTION and Grid.parse(PE1) == PE1.replace("0", ".")
+    assert Grid.parse(PE1) != PE1                 # another notation is other text: parse it
+    assert solved != line[:-1] + "." and solved != line.lower() + " "
+    # hashing agrees with equality, so a grid and its line are one key
+    assert hash(solved) == hash(line) == hash(Grid(line))
+    assert {solved: 1}[line] == 1 and line in {solved} and solved in {line}
+    assert len({solved, line, Grid(line)}) == 1
+    # two shapes with the same digits: each equals the line, they differ from each other
+    diagonal, standard = Grid(line, shape=Shape.diagonal(9)), Grid(line)
+    assert diagonal == line == standard and diagonal != standard
+    assert len({diagonal, standard}) == 2
+    # neither equal to other types
+    assert solved != list(solved.values) and solved != tuple(solved.values) and solved != 81
+
+
+def test_a_grid_reads_as_its_line():
+    g = sudoku.solve(PE1, max_nodes=BUDGET)
+    line = str(g)
+    assert g[:9] == line[:9] == "483921657" and g[72:] == line[72:] and g[::9] == line[::9]
+    assert g[0] == "4" and g[-1] == line[-1] and g[0, 0] == 4 and g[8, 8] == int(line[-1])
+    assert len(g) == 81 and list(g) == list(line) and "".join(g) == line
+    assert "483" in g and "4838" not in line and "4838" not in g and "" in g
+    with pytest.raises(TypeError, match="grid.values"):
+        4 in g  # noqa: B015
+    with pytest.raises(TypeError, match=r"\(row, col\), an int or a slice"):
+        g["0"]  # type: ignore[call-overload]
+    with pytest.raises(IndexError):
+        g[81]
+    blank = Grid("." * 16)
+    assert blank[:4] == "...." and len(blank) == 16 and blank == "." * 16
+    # above 35x35 the line is numbers and spaces, and the grid still equals it
+    big = Grid([0] * 36 * 36, box=(6, 6))
+    assert big == " ".join(["0"] * 36 * 36) and len(big) == len(str(big)) == 2 * 36 * 36 - 1
+    # a file of puzzles may be a Grid: its line
+    assert [str(e.grid) for e in sudoku.read_puzzles(Grid.parse(PE1))] == [str(Grid.parse(PE1))]
+
+
 def test_pretty_and_rich_rendering():
     g = Grid.parse(PE1)
     lines = g.pretty().splitlines()
@@ -135,6 +176,29 @@ def test_figure():
     fig = sudoku.figure(sudoku.solve(Grid.parse(PE1), max_nodes=BUDGET))
     assert len(gids(fig, "given")) == 32 and len(gids(fig, "filled")) == 49
     assert fig._repr_png_().startswith(b"\x89PNG")
+
+
+def test_figure_refuses_a_puzzle_that_is_not_the_grids():
+    puzzle, solution = PE1.replace("0", "."), PE1_SOLUTION
+    assert gids(sudoku.figure(solution, puzzle), "given")          # the right order draws
+    with pytest.raises(sudoku.SudokuError, match=r"^figure\(grid, givens\): givens has 4 at r1c1"
+                       r" where the grid has a blank \(49 of its 81 digits differ\).*are they"
+                       r" swapped\? .*figure\(solution, puzzle\)$"):
+        sudoku.figure(puzzle, solution)
+    solved = sudoku.solve(puzzle, max_nodes=BUDGET)
+    with pytest.raises(ValueError, match="swapped"):               # a SudokuError is one
+        sudoku.figure(Grid(puzzle), givens=solved)
+    # a grid that is not the puzzle solved: the first cell that differs, no swap
+    other = solution[:2] + "9" + solution[3:]
+    with pytest.raises(sudoku.SudokuError, match=r"givens has 3 at r1c3 where the grid has 9"
+                       r" \(1 of its digits differs\): givens must be the puzzle the grid was"
+                       r" solved from$"):
+        sudoku.figure(other, puzzle)
+    # a partly solved grid with every given is fine, and so are booleans for givens
+    partly = "".join(s if p != "." or k % 2 else "." for k, (p, s) in
+                     enumerate(zip(puzzle, solution, strict=True)))
+    assert len(gids(sudoku.figure(partly, puzzle), "given")) == 32
+    assert gids(sudoku.figure(puzzle, givens=[True] * 81), "given")
 
 
 def test_figure_jigsaw_regions():

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,19 @@ def symmetric(puzzle: sudoku.Grid, symmetry: str) -> bool:
     """Are the givens of ``puzzle`` a union of orbits of ``symmetry``?"""
     return all(len({bool(puzzle.values[i]) for i in orbit}) == 1
                for orbit in orbits(9, symmetry))
+
+
+def test_the_seeds_are_a_data_file_shipped_with_the_package():
+    # package data (pyproject's package-data), read with importlib.resources: .ci/run runs
+    # this test against the installed wheel too, so a wheel without the file fails here
+    path = Path(steer.__file__).with_name(steer.SEEDS_FILE)
+    assert path.is_file() and path.read_text().startswith("# The seed puzzles")
+    seeds = steer.seeds()
+    assert seeds is steer.SEEDS and sorted(seeds) == sorted(sudoku.SYMMETRIES)
+    assert sum(len(p) for levels in seeds.values() for p in levels.values()) == 566
+    assert all(sorted(levels) == list(range(1, 9)) for levels in seeds.values())
+    p = steer.steered(NINE, 6, "none", random.Random(1))      # swordfish: 1 in 5,000
+    assert int(sudoku.rate(p).level) == 6 and sudoku.count(p, limit=2) == 1
 
 
 @pytest.mark.parametrize("symmetry", sorted(steer.SEEDS))
@@ -122,7 +136,7 @@ def test_the_command_makes_the_example_of_its_help():
 
 
 def test_one_puzzle_that_cannot_be_made_does_not_stop_the_run():
-    done = dlx("sudoku", "generate", "--box", "2x2", "--rating", "3", "--count", "2", "--seed",
+    done = dlx("sudoku", "generate", "--box", "2x2", "--rating", "3", "--number", "2", "--seed",
                "1", "--tries", "4")
     assert (done.returncode, done.stdout) == (1, "")
     lines = done.stderr.splitlines()
@@ -130,15 +144,15 @@ def test_one_puzzle_that_cannot_be_made_does_not_stop_the_run():
                                                    " level 3 in 4 tries")
     assert "raise --tries" in lines[0] and lines[1].startswith("dlx: puzzle 2 (seed 2): ")
     # the others are still made: a level a 4x4 grid has
-    done = dlx("sudoku", "generate", "--box", "2x2", "--rating", "0", "--count", "2", "--seed",
+    done = dlx("sudoku", "generate", "--box", "2x2", "--rating", "0", "--number", "2", "--seed",
                "1", "--format", "jsonl")
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 2
 
 
 @pytest.mark.slow
 def test_generate_runs_on_processes_with_the_same_puzzles():
-    alone = dlx("sudoku", "generate", "--count", "4", "--seed", "9", "--rating", "3")
-    spread = dlx("sudoku", "generate", "--count", "4", "--seed", "9", "--rating", "3",
+    alone = dlx("sudoku", "generate", "--number", "4", "--seed", "9", "--rating", "3")
+    spread = dlx("sudoku", "generate", "--number", "4", "--seed", "9", "--rating", "3",
                  "--jobs", "2")
     assert alone.returncode == spread.returncode == 0
     assert alone.stdout == spread.stdout and len(alone.stdout.splitlines()) == 4

@@ -9,6 +9,7 @@ before it); ``dlx.zdd`` itself (the engines) is tested where it is wired.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import pickle
@@ -422,7 +423,7 @@ def test_write_read_round_trips_plain_labels(tmp_path):
     z = ZDD.from_solutions(labels, [labels[:3], labels[3:6], labels[6:], []])
     path = tmp_path / "z.zdd"
     z.write(path)
-    assert path.read_text(encoding="ascii").startswith("dlx-zdd 1\nlabels 9\n'a'\n3\n")
+    assert path.read_text(encoding="ascii").startswith("dlx-zdd 2\nlabels 9\n'a'\n3\n")
     back = ZDD.read(path)
     assert back == z and back.labels == tuple(labels) and as_sets(back) == as_sets(z)
     assert type(back.labels[4]) is bool
@@ -449,77 +450,190 @@ def test_relabel_to_write_namedtuples():
     assert back == z and list(back) == [tuple(cells)]
 
 
-GOOD = "dlx-zdd 1\nlabels 2\n'a'\n'b'\nbranches 2\n2 1 0 1\n3 0 0 2\nroot 3\n"
+def sealed(text: str) -> str:
+    """``text`` as a ZDD file ends: with the line of the digest of its lines."""
+    lines = text.splitlines()
+    body = "".join(line + "\n" for line in lines)
+    return body + f"end sha256 {hashlib.sha256(body.encode()).hexdigest()}\n"
+
+
+GOOD = "dlx-zdd 2\nlabels 2\n'a'\n'b'\nbranches 2\n2 1 0 1\n3 0 0 2\nroot 3\n"
 
 
 MALFORMED = [
     ("", 1, "ends where the header"),
     ("dlx-zdd\n", 1, "not a ZDD file"),
-    ("zdd 1\n", 1, "not a ZDD file"),
-    ("dlx-zdd 2\n", 1, "unsupported version 2"),
-    ("dlx-zdd 01\n", 1, "not a ZDD file"),
-    ("dlx-zdd 1\nlabel 2\n", 2, "expected 'labels <count>'"),
-    ("dlx-zdd 1\nlabels -1\n", 2, "expected 'labels <count>'"),
-    ("dlx-zdd 1\nlabels 2\n'a'\n", 4, "ends where a label"),
-    ("dlx-zdd 1\nlabels 1\nfoo(\n", 3, "does not read"),
-    ("dlx-zdd 1\nlabels 1\nopen('x')\n", 3, "does not read"),
-    ("dlx-zdd 1\nlabels 1\n" + "(" * 500 + ")" * 500 + "\n", 3, "does not read"),
-    ("dlx-zdd 1\nlabels 1\n[1]\n", 3, "not hashable"),
-    ("dlx-zdd 1\nlabels 2\n'a'\n'a'\n", 4, "repeats line 3"),
-    ("dlx-zdd 1\nlabels 2\n1\n1.0\n", 4, "repeats line 3"),
-    ("dlx-zdd 1\nlabels 0\nbranch 0\n", 3, "expected 'branches <count>'"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n", 5, "ends where node 2"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n3 0 0 1\n", 5, "expected node 2"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 1 0 1\n", 5, "option index 1 out of range"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 2 1\n", 5, "lo 2 is not a node made before"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 0 2\n", 5, "hi 2 is not a node made before"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 1 0\n", 5, "not zero-suppressed"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 2\n2 0 0 1\n3 0 4 1\n", 6, "lo 4"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 0 x\n", 5, "expected a node"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 -0 1\n", 5, "expected a node"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2  0 0 1\n", 5, "expected a node"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 0 99999999999\n", 5, "expected a node"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 0 1\n", 6, "ends where 'root <id>'"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 0 1\nroot 3\n", 6, "id from 0 to 2"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 0 1\nroot\n", 6, "expected 'root <id>'"),
-    ("dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 0 1\n\nroot 2\n", 6, "expected 'root"),
+    ("zdd 2\n", 1, "not a ZDD file"),
+    ("dlx-zdd 3\n", 1, "unsupported version 3"),
+    ("dlx-zdd 02\n", 1, "not a ZDD file"),
+    ("dlx-zdd 2\nlabel 2\n", 2, "expected 'labels <count>'"),
+    ("dlx-zdd 2\nlabels -1\n", 2, "expected 'labels <count>'"),
+    ("dlx-zdd 2\nlabels 2\n'a'\n", 4, "ends where a label"),
+    ("dlx-zdd 2\nlabels 1\nfoo(\n", 3, "does not read"),
+    ("dlx-zdd 2\nlabels 1\nopen('x')\n", 3, "does not read"),
+    ("dlx-zdd 2\nlabels 1\n" + "(" * 500 + ")" * 500 + "\n", 3, "does not read"),
+    ("dlx-zdd 2\nlabels 1\n[1]\n", 3, "not hashable"),
+    ("dlx-zdd 2\nlabels 2\n'a'\n'a'\n", 4, "repeats line 3"),
+    ("dlx-zdd 2\nlabels 2\n1\n1.0\n", 4, "repeats line 3"),
+    ("dlx-zdd 2\nlabels 0\nbranch 0\n", 3, "expected 'branches <count>'"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n", 5, "ends where node 2"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n3 0 0 1\n", 5, "expected node 2"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 1 0 1\n", 5, "option index 1 out of range"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 2 1\n", 5, "lo 2 is not a node made before"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 0 2\n", 5, "hi 2 is not a node made before"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 1 0\n", 5, "not zero-suppressed"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 2\n2 0 0 1\n3 0 4 1\n", 6, "lo 4"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 0 x\n", 5, "expected a node"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 -0 1\n", 5, "expected a node"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2  0 0 1\n", 5, "expected a node"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 0 99999999999\n", 5, "expected a node"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 0 1\n", 6, "ends where 'root <id>'"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 0 1\nroot 3\n", 6, "id from 0 to 2"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 0 1\nroot\n", 6, "expected 'root <id>'"),
+    ("dlx-zdd 2\nlabels 1\n'a'\nbranches 1\n2 0 0 1\n\nroot 2\n", 6, "expected 'root"),
     (GOOD + "\n", 9, "unexpected line after the root"),
     (GOOD + "root 3\n", 9, "unexpected line after the root"),
-    ("dlx-zdd 1\nlabels 1\n'" + "x" * MAX_LINE_LENGTH + "'\n", 3, "longer than"),
+    # a path through node 3 (a) and its hi child 2 (a again): a solution naming a twice
+    ("dlx-zdd 2\nlabels 2\n'a'\n'b'\nbranches 2\n2 0 0 1\n3 0 0 2\nroot 3\n", 7,
+     "a path would name it twice"),
+    ("dlx-zdd 2\nlabels 2\n'a'\n'b'\nbranches 3\n2 0 0 1\n3 1 2 1\n4 0 0 3\nroot 4\n",
+     8, "node 4 names option 0"),
 ]
 
 
 @pytest.mark.parametrize("text, line, message", MALFORMED,
                          ids=[f"{line}-{message}" for _, line, message in MALFORMED])
 def test_malformed_files_name_the_line(text, line, message):
+    """Files sealed with their digest (so the reader believes them) that are not what
+    write writes: each refused, naming the line."""
     with pytest.raises(FormatError, match=message) as caught:
-        ZDD.read(io.StringIO(text))
+        ZDD.read(io.StringIO(sealed(text)))
     assert caught.value.line == line and str(caught.value).startswith(f"line {line}: ")
 
 
+def test_a_line_longer_than_the_cap_of_a_stream():
+    text = "dlx-zdd 2\nlabels 1\n'" + "x" * MAX_LINE_LENGTH + "'\n"
+    with pytest.raises(FormatError, match="longer than") as caught:
+        ZDD.read(io.StringIO(text))
+    assert caught.value.line == 3
+
+
 def test_good_files_read_with_windows_line_ends_and_no_final_line_feed():
-    z = ZDD.read(io.StringIO(GOOD))
+    z = ZDD.read(io.StringIO(sealed(GOOD)))
     assert list(z) == [("a", "b")] and z.nodes == 4
-    assert ZDD.read(io.StringIO(GOOD.replace("\n", "\r\n"))) == z
-    assert ZDD.read(io.StringIO(GOOD[:-1])) == z
-    assert ZDD.read(io.StringIO("\ufeff" + GOOD)) == z          # a byte order mark
+    assert ZDD.read(io.StringIO(sealed(GOOD).replace("\n", "\r\n"))) == z
+    assert ZDD.read(io.StringIO(sealed(GOOD)[:-1])) == z
+    assert ZDD.read(io.StringIO(sealed("\ufeff" + GOOD))) == z          # a byte order mark
 
 
 def test_files_not_written_by_write_are_shared_and_pruned():
-    text = ("dlx-zdd 1\nlabels 2\n'a'\n'b'\nbranches 4\n"
+    text = ("dlx-zdd 2\nlabels 2\n'a'\n'b'\nbranches 4\n"
             "2 0 0 1\n3 0 0 1\n4 1 2 3\n5 1 0 1\nroot 4\n")
-    z = ZDD.read(io.StringIO(text))            # 2 and 3 are one node; 5 is unreached
+    z = ZDD.read(io.StringIO(sealed(text)))     # 2 and 3 are one node; 5 is unreached
     assert z.branch_nodes == 2 and as_sets(z) == {frozenset("a"), frozenset("ab")}
 
 
 def test_binary_and_undecodable_input(tmp_path):
     path = tmp_path / "bad.zdd"
-    path.write_bytes(b"dlx-zdd 1\nlabels 1\n'\xff\xfe'\n")
+    path.write_bytes(b"dlx-zdd 2\nlabels 1\n'\xff\xfe'\n")
     with pytest.raises(FormatError, match="not valid utf-8 text") as caught:
         ZDD.read(path)
-    assert caught.value.line >= 1
+    assert caught.value.line == 3
     with pytest.raises(TypeError, match="text stream"):
         ZDD.read(io.BytesIO(GOOD.encode()))
+
+
+# ------------------------------------------------- files that last (changed, cut, kinds)
+
+
+def eight(tmp_path) -> tuple[ZDD, Path]:
+    """The diagram of the 8 solutions of a small problem, written to a file."""
+    labels = [(r, c) for r in range(3) for c in range(2)]
+    sols = [[(0, a), (1, b), (2, c)] for a in range(2) for b in range(2) for c in range(2)]
+    z = ZDD.from_solutions(labels, sols)
+    assert z.count() == 8
+    path = tmp_path / "eight.zdd"
+    z.write(path)
+    return z, path
+
+
+def test_a_file_cut_short_is_refused_never_read_as_a_smaller_diagram(tmp_path):
+    """The last two bytes cut ('root 7' for 'root 75' in version 1, a count of 1 for
+    8); now every cut, of one byte or of whole lines, is refused."""
+    z, path = eight(tmp_path)
+    data = path.read_bytes()
+    assert ZDD.read(path) == z
+    path.write_bytes(data[:-1])                 # only the last line feed: all is there
+    assert ZDD.read(path) == z
+    for cut in (2, 3, 40, 70, 71, 72, len(data) // 2, len(data) - 1):
+        path.write_bytes(data[:len(data) - cut])
+        with pytest.raises(FormatError, match="changed or damaged") as caught:
+            ZDD.read(path)
+        assert str(path) in str(caught.value) and "\n" not in str(caught.value), cut
+
+
+def test_a_file_changed_anywhere_is_refused(tmp_path):
+    z, path = eight(tmp_path)
+    data = path.read_bytes()
+    body = data.index(b"\nend sha256 ")
+    for at in range(0, len(data), 3):
+        if data[at:at + 1] in (b"\n", b"\r"):
+            continue
+        changed = data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:]
+        path.write_bytes(changed)
+        with pytest.raises(FormatError, match="changed or damaged|version 1"):
+            ZDD.read(path)
+    # the digest checked first: a digit of a node changed is 'changed', not a bad node
+    lines = data[:body].split(b"\n")
+    node = lines[-2].split(b" ")                # the last node: 'id var lo hi'
+    node[1] = b"99"                             # no such option
+    lines[-2] = b" ".join(node)
+    path.write_bytes(b"\n".join(lines) + data[body:])
+    with pytest.raises(FormatError, match="changed or damaged"):
+        ZDD.read(path)
+
+
+def test_version_1_files_are_refused_by_name():
+    old = "dlx-zdd 1\nlabels 1\n'a'\nbranches 1\n2 0 0 1\nroot 2\n"
+    with pytest.raises(FormatError, match="version 1, written without a digest"):
+        ZDD.read(io.StringIO(old))
+
+
+def test_write_is_atomic_and_leaves_no_temporary_file(tmp_path):
+    z, path = eight(tmp_path)
+    before = path.read_bytes()
+    big = ZDD.from_solutions(["a", "b"], [["a"], ["b"]])
+    big.write(path)
+    assert ZDD.read(path) == big and sorted(p.name for p in tmp_path.iterdir()) == ["eight.zdd"]
+    path.write_bytes(before)
+    bad = ZDD.from_solutions(["ok", Cell(0, 0)], [["ok"]])
+    with pytest.raises(ExactCoverError, match="cannot be written"):
+        bad.write(path)
+    assert path.read_bytes() == before          # the old file, whole
+
+
+def test_paths_of_the_wrong_kind_are_refused_at_once(tmp_path):
+    """A FIFO (it used to block ZDD.read), a directory, a device, a missing folder, a
+    link to /dev/zero: one-line errors, before anything is read or written."""
+    import os
+
+    from dlx.files import FileError
+
+    z, _ = eight(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero"
+    link.symlink_to("/dev/zero")
+    for where in (fifo, tmp_path, Path("/dev/null"), link):
+        with pytest.raises(FileError, match="not a regular file"):
+            ZDD.read(where)
+        with pytest.raises(FileError, match="not a regular file"):
+            z.write(where)
+    with pytest.raises(FileError, match="does not exist"):
+        z.write(tmp_path / "nowhere" / "z.zdd")
+    with pytest.raises(FileNotFoundError):
+        ZDD.read(tmp_path / "missing.zdd")
+    assert fifo.exists() and not (tmp_path / "nowhere").exists()
 
 
 @pytest.mark.slow

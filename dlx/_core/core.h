@@ -32,7 +32,8 @@
  *   minimize.c        Table.minimize: minimal sets of forced options (dlx.minimal)
  *   estimate.c        Table.estimate: Knuth's random probes (dlx.estimate)
  *   memo.h, memo.c    counting by caching (dlx.memo): the signature and the table
- *   scan.c            scan: ExactCover's fast path (numbers the items; no search)
+ *   scan.c            scan, csr: ExactCover's fast paths (number the items; no search)
+ *   reader.c          item_names, read_options: read_dlx's fast path for option lines
  *   module.c          the module dlx._core
  *
  * Objects:
@@ -210,6 +211,26 @@ DLX_HIDDEN int dlx_search_placed(Run *r, long long limit, long long max_nodes,
 
 extern DLX_HIDDEN PyTypeObject dlx_Search_Type;
 DLX_HIDDEN PyObject *dlx_scan(PyObject *module, PyObject *args);
+DLX_HIDDEN PyObject *dlx_csr(PyObject *module, PyObject *args);
+
+/* Take a new tuple of atoms (objects that are not containers, or tuples already
+   untracked) out of the garbage collector's lists, as its next collection would
+   (_PyTuple_MaybeUntrack): a million options' tuples are then never walked.  (Not
+   collecting while they are made is worse: the first collection after it walks
+   them all at once, cache-cold.) */
+static inline void
+dlx_untrack_atoms(PyObject *tuple)
+{
+    for (Py_ssize_t j = PyTuple_GET_SIZE(tuple); j-- > 0;) {
+        PyObject *e = PyTuple_GET_ITEM(tuple, j);
+        if (PyObject_IS_GC(e) && (!PyTuple_CheckExact(e) || PyObject_GC_IsTracked(e)))
+            return;
+    }
+    if (PyObject_GC_IsTracked(tuple))
+        PyObject_GC_UnTrack(tuple);
+}
+DLX_HIDDEN PyObject *dlx_item_names(PyObject *module, PyObject *args);
+DLX_HIDDEN PyObject *dlx_read_options(PyObject *module, PyObject *args);
 
 /* Ask for huge pages (Linux's transparent ones, where they are given on request)
    for the whole 2 MB pages inside a big block a search has just allocated: a search

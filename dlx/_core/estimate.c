@@ -6,27 +6,8 @@
 
 #include "core.h"
 
-/* splitmix64, as dlx.estimate.Rand. */
-static uint64_t
-rand_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* A uniform number in 0..n-1: draws below 2**64 mod n are rejected (no bias). */
-static uint64_t
-rand_below(uint64_t *state, uint64_t n)
-{
-    uint64_t low = (0 - n) % n;
-    for (;;) {
-        uint64_t z = rand_next(state);
-        if (z >= low)
-            return z % n;
-    }
-}
+/* (The random numbers, splitmix64, are dance.h's rand_next and rand_below: the
+   pure engine's dlx.dance.Rand.) */
 
 /* One random path of Algorithm C's tree below r's current level (its base): the
    estimates of the nodes and solutions; the links (and X3's tree, with `tree`) are
@@ -184,7 +165,7 @@ dlx_Table_estimate(TableObject *t, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "LK|iOOdi:estimate", kwlist, &samples, &seed,
                                      &heuristic, &forced, &sharp, &timeout, &bits))
         return NULL;
-    if (heuristic < H_MRV || heuristic > H_WEIGHTED || (heuristic == H_WEIGHTED && t->multi)
+    if (heuristic < 0 || heuristic >= H_RULES
         || (heuristic == H_SHARP) != (sharp != Py_None)
         || (sharp != Py_None && (!PyBytes_Check(sharp)
                                  || PyBytes_GET_SIZE(sharp) != (Py_ssize_t)t->N1 + 1))) {
@@ -214,6 +195,7 @@ dlx_Table_estimate(TableObject *t, PyObject *args, PyObject *kwds)
         return PyErr_NoMemory();
     }
     r->heuristic = heuristic;
+    r->rng = (uint64_t)seed;        /* a rule's own draws: from the seed, as dlx.estimate's */
     r->sharp = sharp == Py_None ? NULL : (const unsigned char *)PyBytes_AS_STRING(sharp);
     r->wt = wt;
     for (int j = 0; wt != NULL && j <= t->N1; j++)

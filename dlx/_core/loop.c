@@ -473,8 +473,11 @@ enter:
         else
             i = choose_bounded(r, &degree);
         TREE_CHECK(r, i, multi);
-        if (degree <= 0)
+        if (degree <= 0) {
+            if (heuristic == H_WEIGHTED)
+                r->wt[i]++;             /* (weighted) i is a dead end: it gains weight */
             goto leave;
+        }
         deg[level] = degree;
     }
     else {
@@ -513,6 +516,10 @@ enter:
         if (cached) {
             s0 ^= m->Z[2 * i];
             s1 ^= m->Z[2 * i + 1];
+        }
+        if (heuristic == H_MRV_RANDOM) {    /* i's options from one drawn at random on */
+            first[level] = AT(nd, OFF(i))->d;
+            start_at(nd, i, random_first(r, i));
         }
     }
     x[level] = AT(nd, OFF(i))->d;
@@ -589,6 +596,8 @@ try_:
             x3_fix(&c, i, how);
         }
         else {
+            if (heuristic == H_MRV_RANDOM)
+                start_at(nd, i, first[level]);      /* i's list as it was */
             uncover(&c, i, how);
             if (cached) {
                 s0 ^= m->Z[2 * i];

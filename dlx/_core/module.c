@@ -1,5 +1,5 @@
 /* dlx._core, the module: the types Table (table.c) and Search (search_object.c),
- * the function scan (scan.c) and two constants.  The map of the files is in core.h.
+ * the functions scan and csr (scan.c) and item_names and read_options (reader.c), and two constants.  The map of the files is in core.h.
  */
 
 #include "core.h"
@@ -12,6 +12,17 @@ static PyMethodDef core_functions[] = {
      "    -> (options, primary, entries, skipped) or None\n\n"
      "ExactCover's fast path: the options of a dict of plain item lists, checked and\n"
      "numbered in one pass (None: let the constructor check them itself)."},
+    {"csr", dlx_csr, METH_VARARGS,
+     "csr(indptr, indices, n_items, secondary)\n"
+     "    -> (entries, starts, skipped, primary, n_items) or a fault\n\n"
+     "ExactCover.from_csr's arrays (any buffers of integers), checked and numbered in\n"
+     "one pass, as scan numbers a dict of options; or the first fault, for Python to name."},
+    {"item_names", dlx_item_names, METH_VARARGS,
+     "item_names(names) -> the table of the item line's names, for read_options"},
+    {"read_options", dlx_read_options, METH_VARARGS,
+     "read_options(lines, table, n1, colored, colours, options, costs, option_lines,\n"
+     "             entries, flags) -> None, or the (number, text) of a line for Python to read\n\n"
+     "read_dlx's fast path: the option lines it can read, read as dlx.formats reads them."},
     {NULL},
 };
 

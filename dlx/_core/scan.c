@@ -82,8 +82,11 @@ scan_option(Scan *s, PyObject *label, PyObject *value, int32_t o, PyObject *out)
         tup = value;
         Py_INCREF(tup);
     }
-    else if (PyList_CheckExact(value))
+    else if (PyList_CheckExact(value)) {
         tup = PyList_AsTuple(value);
+        if (tup != NULL)
+            dlx_untrack_atoms(tup);    /* (most items are: the collector never walks it) */
+    }
     else
         return SCAN_IRREGULAR;
     if (tup == NULL)
@@ -201,5 +204,245 @@ dlx_scan(PyObject *module, PyObject *args)
     Py_XDECREF(out);
     PyMem_Free(s.entries.v);
     PyMem_Free(s.seen.v);
+    return result;
+}
+
+/* ------------------------------------------------------------ CSR arrays */
+
+/* A 1-D buffer of integers of any of struct's integer formats. */
+typedef struct {
+    Py_buffer view;
+    char format;         /* b B h H i I l L q Q n N */
+    int held;
+} IntArray;
+
+static int
+int_array(PyObject *obj, const char *name, IntArray *a)
+{
+    a->held = 0;
+    if (PyObject_GetBuffer(obj, &a->view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    a->held = 1;
+    const char *f = a->view.format ? a->view.format : "B";
+    if (*f == '@')
+        f++;
+    a->format = f[0];
+    if (a->view.ndim > 1 || f[0] == '\0' || f[1] != '\0' || !strchr("bBhHiIlLqQnN", f[0])) {
+        PyErr_Format(PyExc_TypeError, "%s must be a 1-D array of integers (format %s)", name,
+                     a->view.format ? a->view.format : "B");
+        return -1;
+    }
+    return 0;
+}
+
+/* Element k of a, or LLONG_MIN for an unsigned value beyond long long. */
+static inline long long
+int_at(const IntArray *a, Py_ssize_t k)
+{
+    const char *p = (const char *)a->view.buf;
+    switch (a->format) {
+    case 'b': return ((const signed char *)p)[k];
+    case 'B': return ((const unsigned char *)p)[k];
+    case 'h': return ((const short *)p)[k];
+    case 'H': return ((const unsigned short *)p)[k];
+    case 'i': return ((const int *)p)[k];
+    case 'I': return ((const unsigned int *)p)[k];
+    case 'l': return ((const long *)p)[k];
+    case 'n': return ((const Py_ssize_t *)p)[k];
+    case 'q': return ((const long long *)p)[k];
+    default: {          /* L, N, Q: unsigned, as wide as long long or narrower */
+        unsigned long long u = a->format == 'L' ? ((const unsigned long *)p)[k]
+                               : a->format == 'N' ? ((const size_t *)p)[k]
+                               : ((const unsigned long long *)p)[k];
+        return u > (unsigned long long)LLONG_MAX ? LLONG_MIN : (long long)u;
+    }
+    }
+}
+
+static Py_ssize_t
+int_count(const IntArray *a)
+{
+    return a->view.itemsize ? a->view.len / a->view.itemsize : 0;
+}
+
+static void
+int_release(IntArray *a)
+{
+    if (a->held)
+        PyBuffer_Release(&a->view);
+    a->held = 0;
+}
+
+/* A fault found in the arrays, for ExactCover.from_csr to name: (kind, a, b, c). */
+static PyObject *
+csr_fault(const char *kind, long long a, long long b, long long c)
+{
+    return Py_BuildValue("(sLLL)", kind, a, b, c);
+}
+
+/* The fault of the arrays, or NULL with none (and then *no error set*); codes[k]
+   is item k's number (primary 1..N1 in index order, secondary N1+1..N in the
+   order given), *n1 the number of primary items. */
+static PyObject *
+csr_check(const IntArray *indptr, const IntArray *indices, const IntArray *sec, int n_items,
+          int32_t *codes, int *n1)
+{
+    Py_ssize_t ns = int_count(sec), np = int_count(indptr), ni = int_count(indices);
+    for (Py_ssize_t j = 0; j < ns; j++) {
+        long long k = int_at(sec, j);
+        if (k < 0 || k >= n_items)
+            return csr_fault("secondary range", j, k, n_items);
+        if (codes[k] != 0)
+            return csr_fault("secondary twice", j, k, 0);
+        codes[k] = -(int32_t)(j + 1);
+    }
+    *n1 = 0;
+    for (int k = 0; k < n_items; k++)
+        codes[k] = codes[k] < 0 ? n_items - (int)ns - codes[k] : ++*n1;
+    if (np < 1)
+        return csr_fault("indptr empty", 0, 0, 0);
+    if (int_at(indptr, 0) != 0)
+        return csr_fault("indptr start", int_at(indptr, 0), 0, 0);
+    for (Py_ssize_t o = 0; o + 1 < np; o++) {
+        long long a = int_at(indptr, o), b = int_at(indptr, o + 1);
+        if (b < a)
+            return csr_fault("indptr order", o, a, b);
+        if (b > ni)
+            return csr_fault("indptr past", o, b, ni);
+    }
+    if (int_at(indptr, np - 1) != ni)
+        return csr_fault("indptr short", int_at(indptr, np - 1), ni, 0);
+    return NULL;
+}
+
+/* csr(indptr, indices, n_items, secondary)
+       -> (entries, starts, skipped, primary, n_items) or a fault
+
+   ExactCover.from_csr's arrays checked and numbered in one pass: option o is items
+   indices[indptr[o]:indptr[o + 1]] (item indices 0..n_items-1; n_items -1: the
+   largest index named, plus one); secondary holds the indices of the secondary
+   items.  The arrays are any buffers of integers.  It returns the entries of scan
+   (per option its length, then its item numbers: primary items 1..N1 in index
+   order, secondary N1+1..N in the order given), where each option starts in them
+   (int64, and their end), the indices of the options without a primary item, the
+   indices of the primary items (int32 bytes) and n_items; or the first fault as
+   (kind, a, b, c), for Python to name:
+   "secondary range" (position, index, n_items), "secondary twice" (position,
+   index), "indptr empty", "indptr start" (indptr[0]), "indptr order" (option,
+   start, end), "indptr past" (option, end, len(indices)), "indptr short"
+   (indptr[-1], len(indices)), "item range" or "item twice" (option, position,
+   index), "item large" (the largest index, the most items taken). */
+PyObject *
+dlx_csr(PyObject *module, PyObject *args)
+{
+    PyObject *indptr_obj, *indices_obj, *sec_obj;
+    int n_items;
+    if (!PyArg_ParseTuple(args, "OOiO:csr", &indptr_obj, &indices_obj, &n_items, &sec_obj))
+        return NULL;
+    if (n_items < -1 || n_items > INT32_MAX / 4)
+        return PyErr_Format(PyExc_ValueError, "csr: %d items is out of range", n_items);
+    IntArray indptr = {0}, indices = {0}, sec = {0};
+    PyObject *result = NULL, *fault = NULL, *skipped = NULL;
+    int32_t *codes = NULL, *seen = NULL;
+    if (int_array(indptr_obj, "indptr", &indptr) < 0 ||
+        int_array(indices_obj, "indices", &indices) < 0 ||
+        int_array(sec_obj, "secondary", &sec) < 0)
+        goto done;
+    Py_ssize_t np = int_count(&indptr), ni = int_count(&indices);
+    if (n_items < 0) {                 /* the items are the indices named, 0..max */
+        long long top = -1;
+        for (Py_ssize_t j = 0; j < ni; j++)
+            top = int_at(&indices, j) > top ? int_at(&indices, j) : top;
+        for (Py_ssize_t j = 0; j < int_count(&sec); j++)
+            top = int_at(&sec, j) > top ? int_at(&sec, j) : top;
+        if (top >= INT32_MAX / 4) {
+            fault = csr_fault("item large", top, INT32_MAX / 4, 0);
+            goto done;
+        }
+        n_items = (int)top + 1;
+    }
+    codes = (int32_t *)PyMem_Calloc((size_t)n_items + 1, sizeof(int32_t));
+    seen = (int32_t *)PyMem_Calloc((size_t)n_items + 1, sizeof(int32_t));
+    if (codes == NULL || seen == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int n1 = 0;
+    fault = csr_check(&indptr, &indices, &sec, n_items, codes, &n1);
+    if (fault != NULL || PyErr_Occurred())
+        goto done;
+    if (np - 1 > INT32_MAX - 1 || ni > PY_SSIZE_T_MAX / 8 - np) {
+        PyErr_SetString(PyExc_ValueError, "csr: too many options");
+        goto done;
+    }
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (ni + np - 1) * (Py_ssize_t)sizeof(int32_t));
+    PyObject *starts = PyBytes_FromStringAndSize(NULL, np * (Py_ssize_t)sizeof(int64_t));
+    if (bytes == NULL || starts == NULL || (skipped = PyList_New(0)) == NULL) {
+        Py_XDECREF(bytes);
+        Py_XDECREF(starts);
+        goto done;
+    }
+    int32_t *e = (int32_t *)PyBytes_AS_STRING(bytes);
+    int64_t *at = (int64_t *)PyBytes_AS_STRING(starts);
+    Py_ssize_t w = 0;
+    at[np - 1] = ni + np - 1;
+    for (Py_ssize_t o = 0; o + 1 < np; o++) {
+        long long a = int_at(&indptr, o), b = int_at(&indptr, o + 1);
+        int primary = 0;
+        at[o] = w;
+        e[w++] = (int32_t)(b - a);     /* (past n_items, an item repeats: a fault below) */
+        for (long long j = a; j < b; j++) {
+            long long k = int_at(&indices, j);
+            if (k < 0 || k >= n_items) {
+                fault = csr_fault("item range", o, j - a, k);
+                break;
+            }
+            if (seen[k] == (int32_t)(o + 1)) {
+                fault = csr_fault("item twice", o, j - a, k);
+                break;
+            }
+            seen[k] = (int32_t)(o + 1);
+            e[w++] = codes[k];
+            primary |= codes[k] <= n1;
+        }
+        if (fault != NULL)
+            break;
+        if (!primary) {
+            PyObject *index = PyLong_FromSsize_t(o);
+            int failed = index == NULL || PyList_Append(skipped, index) < 0;
+            Py_XDECREF(index);
+            if (failed)
+                break;
+        }
+    }
+    if (fault != NULL || PyErr_Occurred()) {
+        Py_DECREF(bytes);
+        Py_DECREF(starts);
+        goto done;
+    }
+    /* the primary items' indices, in index order */
+    PyObject *prim = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n1 * (Py_ssize_t)sizeof(int32_t));
+    if (prim != NULL) {
+        int32_t *p = (int32_t *)PyBytes_AS_STRING(prim);
+        for (int k = 0; k < n_items; k++)
+            if (codes[k] <= n1)
+                *p++ = k;
+        result = Py_BuildValue("(OOOOi)", bytes, starts, skipped, prim, n_items);
+        Py_DECREF(prim);
+    }
+    Py_DECREF(bytes);
+    Py_DECREF(starts);
+done:
+    int_release(&indptr);
+    int_release(&indices);
+    int_release(&sec);
+    PyMem_Free(codes);
+    PyMem_Free(seen);
+    Py_XDECREF(skipped);
+    if (fault != NULL) {
+        Py_XDECREF(result);
+        PyErr_Clear();
+        return fault;
+    }
     return result;
 }

@@ -25,6 +25,7 @@ typedef struct {
     void *bblock;            /* its arrays */
     double deadline;         /* monotonic seconds, or 0: none */
     int status, busy, clash, dead;
+    int *forced, n_forced;   /* the forced options (node offsets), for restart() */
     Run run;
 } SearchObject;
 
@@ -314,19 +315,21 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"table", "labels", "mode", "max_nodes", "limit", "heuristic",
                              "progress", "stats", "weights", "ratios", "integral", "forced",
-                             "timeout", "k", "scale", "cache", "sharp", "zdd", "bits", NULL};
+                             "timeout", "k", "scale", "cache", "sharp", "zdd", "bits", "seed",
+                             NULL};
     TableObject *t;
     PyObject *labels, *progress = Py_None, *stats = Py_None, *weights = Py_None,
              *ratios = Py_None, *forced = NULL, *sharp = Py_None;
     const char *mode_name;
     long long max_nodes = -1, limit = -1, scale = 1, cache = 0;
+    unsigned long long seed = 0;
     int heuristic = 0, integral = 0, k = 1, zdd = 0, bits = -1;
     double timeout = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiLLOpi:Search", kwlist,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!Os|$LLiOOOOpOdiLLOpiK:Search", kwlist,
                                      &dlx_Table_Type, &t, &labels, &mode_name, &max_nodes, &limit,
                                      &heuristic, &progress, &stats, &weights, &ratios,
                                      &integral, &forced, &timeout, &k, &scale, &cache, &sharp,
-                                     &zdd, &bits))
+                                     &zdd, &bits, &seed))
         return NULL;
     if (zdd && (cache <= 0 || t->multi)) {
         PyErr_SetString(PyExc_ValueError, "zdd needs a cache and no bounds");
@@ -352,9 +355,9 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "cache (entries, 0: none) is for mode count only");
         return NULL;
     }
-    if (heuristic < H_MRV || heuristic > H_WEIGHTED || (heuristic == H_WEIGHTED && t->multi)) {
-        PyErr_SetString(PyExc_ValueError, "heuristic must be 0 (mrv), 1 (first), 2 (sharp) or"
-                        " 3 (weighted: not with bounds)");
+    if (heuristic < 0 || heuristic >= H_RULES) {
+        PyErr_Format(PyExc_ValueError, "heuristic must be a rule's code, 0 to %d (dance.h's"
+                     " H_ codes, dlx.rules.RULES)", H_RULES - 1);
         return NULL;
     }
     if ((heuristic == H_SHARP) != (sharp != Py_None) || (sharp != Py_None
@@ -409,6 +412,7 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     r->mode = mode;
     r->heuristic = heuristic;
+    r->rng = (uint64_t)seed;
     if (sharp != Py_None) {
         Py_INCREF(sharp);
         S->sharp = sharp;
@@ -436,7 +440,8 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     r->updates = 0;
     int placed = dlx_place_forced(r, f, n_forced);
-    PyMem_Free(f);
+    S->forced = f;
+    S->n_forced = n_forced;
     if (r->tree != NULL && placed == PLACED)
         dlx_tree_build(r);
     if (placed == DEAD)
@@ -493,6 +498,7 @@ Search_dealloc(SearchObject *S)
     dlx_tree_detach(&S->run);
     PyMem_Free(S->bblock);
     PyMem_Free(S->run.wt);
+    PyMem_Free(S->forced);
     dlx_memo_free(S->run.memo);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
@@ -563,6 +569,88 @@ Search_best(SearchObject *S, PyObject *unused)
         PyList_SET_ITEM(out, j, item);
     }
     return out;
+}
+
+/* Undo every level of a search that stopped between two steps, the forced options'
+   included (they were placed keeping secondary items' LEN: dlx_dance(t, 1)), as X6
+   and X7 would; `holding`: stopped at X5, the item of its level covered. */
+static void
+unwind_levels(Run *r, int holding)
+{
+    Ctx c = ctx_of(r);
+    const char *nd = (const char *)r->nd;
+    const int danced = dlx_dance(r->t, 0), placed = dlx_dance(r->t, 1);
+    const int turned = r->heuristic == H_MRV_RANDOM;    /* (lists started elsewhere) */
+    if (holding) {
+        if (turned)
+            start_at((char *)r->nd, r->i, r->first[r->level]);
+        uncover(&c, r->i, danced);
+    }
+    while (r->level > 0) {
+        int xl = r->x[--r->level], how = r->level < r->base ? placed : danced;
+        uncommit_option(&c, xl, prev_node(nd, xl), how);
+        if (turned && r->level >= r->base)
+            start_at((char *)r->nd, IDX(AT(nd, xl)->t), r->first[r->level]);
+        uncover(&c, IDX(AT(nd, xl)->t), how);
+    }
+    r->zeros = c.zeros;
+}
+
+/* restart(seed, max_nodes=-1, timeout=-1.0, heuristic=-1): the same search from its
+   root again, its random draws (the rule H_MRV_RANDOM's) from `seed`, with a new
+   budget and time limit, its counters from zero, and (heuristic >= 0) another rule
+   that needs nothing the search lacks: what a new Search would do, without copying
+   the links again.  The levels a stop left are undone step by step (without bounds,
+   on the links: that costs what reaching them cost); else the links are copied
+   back.  After a stop (budget, time) or at a solution. */
+static PyObject *
+Search_restart(SearchObject *S, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"seed", "max_nodes", "timeout", "heuristic", NULL};
+    unsigned long long seed;
+    long long max_nodes = -1;
+    double timeout = -1.0;
+    int heuristic = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "K|Ldi:restart", kwlist, &seed, &max_nodes,
+                                     &timeout, &heuristic))
+        return NULL;
+    Run *r = &S->run;
+    if (S->busy || r->memo != NULL || r->bb != NULL
+        || (S->status != ST_BUDGET && S->status != ST_TIMEOUT && S->status != ST_PAUSED
+            && S->status != ST_DONE)) {
+        PyErr_SetString(PyExc_RuntimeError, "restart() is for a search without a cache or a"
+                        " bound, once it has stopped");
+        return NULL;
+    }
+    if (heuristic >= H_RULES || (heuristic >= 0 && r->bits != NULL)
+        || (heuristic >= 0 && heuristic != H_MRV && r->tree != NULL)   /* (the tree: mrv) */
+        || (heuristic == H_SHARP && r->sharp == NULL)
+        || (heuristic == H_WEIGHTED && r->wt == NULL)) {
+        PyErr_SetString(PyExc_ValueError, "restart(): a rule this search cannot take (on the"
+                        " links, with what it needs)");
+        return NULL;
+    }
+    if (S->clash || S->dead || r->t->multi || r->bits != NULL)
+        dlx_run_reset(r);
+    else
+        unwind_levels(r, S->status == ST_BUDGET || S->status == ST_TIMEOUT);
+    if (heuristic >= 0)
+        r->heuristic = heuristic;
+    r->rng = (uint64_t)seed;
+    r->updates = 0;
+    int placed = dlx_place_forced(r, S->forced, S->n_forced);
+    if (r->tree != NULL && placed == PLACED)
+        dlx_tree_build(r);              /* (what unwinding or a reset left, read afresh) */
+    if (placed == DEAD)
+        r->level++;
+    dlx_run_start(r);
+    S->clash = placed == CLASH;
+    S->dead = placed == DEAD;
+    S->explored = 0.0;
+    r->budget = max_nodes < 1 ? -1 : max_nodes;
+    S->deadline = timeout > 0 ? monotonic_seconds() + timeout : 0.0;
+    S->status = ST_READY;
+    Py_RETURN_NONE;
 }
 
 /* The subtrees a search stopped at X5 has not explored (dlx.search._frontier):
@@ -690,6 +778,10 @@ static PyMethodDef Search_methods[] = {
     {"frontier", (PyCFunction)Search_frontier, METH_NOARGS,
      "frontier() -> after a stop by budget or time, the unexplored subtrees, each as the\n"
      "option indices of its forced path, in search order ([] otherwise)."},
+    {"restart", (PyCFunction)(void (*)(void))Search_restart, METH_VARARGS | METH_KEYWORDS,
+     "restart(seed, max_nodes=-1, timeout=-1.0, heuristic=-1): the search from its root\n"
+     "again, its random draws from seed, with a new budget and time limit (and another\n"
+     "rule, heuristic >= 0), after a stop or a solution."},
     {"zdd", (PyCFunction)Search_zdd, METH_NOARGS,
      "zdd() -> (var, lo, hi, root): the ZDD a search with zdd=True built (the arrays as\n"
      "bytes of int32, ids 0 and 1 the sinks), after count()."},
@@ -718,7 +810,8 @@ PyTypeObject dlx_Search_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Search(table, labels, mode, *, max_nodes=-1, limit=-1, heuristic=0,\n"
               "       progress=None, stats=None, weights=None, ratios=None, integral=False,\n"
-              "       forced=None, timeout=-1.0, k=1, scale=1, cache=0, sharp=None)\n\n"
+              "       forced=None, timeout=-1.0, k=1, scale=1, cache=0, sharp=None,\n"
+              "       zdd=False, bits=-1, seed=0)\n\n"
               "One search over its own copy of a Table: mode 'count', 'solutions' or 'best';\n"
               "forced: nodes of options chosen first (a clash: no solution); cache: count by\n"
               "caching, keeping at most that many entries (0: a plain count).",

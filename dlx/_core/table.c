@@ -310,16 +310,18 @@ table_alloc(PyTypeObject *type, int N1, int N, Py_ssize_t M, int n_options)
 }
 
 /* Check the filled arrays of a new Table and derive what the searches use;
-   on failure, free it and return NULL with an exception set. */
+   on failure, free it and return NULL with an exception set.  A layout this file
+   made itself (from_entries: `made` 1, no colours) has the shape by construction, and
+   is not walked again (the walk of every list is half the time of a big table). */
 static PyObject *
-table_finish(TableObject *t, PyObject *bound, PyObject *slack)
+table_finish(TableObject *t, PyObject *bound, PyObject *slack, int made)
 {
     int N = t->N, N1 = t->N1;
     /* Shape checks that the search relies on to stay inside the arrays: headers
        are nodes 1..N, node N+1 and the last node are spacers, option nodes know
        their option, colours are on secondary items only. */
     int colored = 0;
-    for (int x = 0; x < t->M; x++) {
+    for (int x = 0; x < t->M && !made; x++) {
         if (x <= N) {
             if (t->TOP[x] != 0 || t->OPT[x] != -1 || t->COL[x] != 0)
                 goto bad;
@@ -338,9 +340,7 @@ table_finish(TableObject *t, PyObject *bound, PyObject *slack)
             }
         }
     }
-    if (t->TOP[N + 1] > 0 || t->TOP[t->M - 1] > 0)
-        goto bad;
-    if (check_layout(t) < 0)
+    if (!made && (t->TOP[N + 1] > 0 || t->TOP[t->M - 1] > 0 || check_layout(t) < 0))
         goto bad;
     t->colored = colored;
     if (bound != Py_None && slack != Py_None) {
@@ -410,7 +410,7 @@ Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(t);
         return NULL;
     }
-    return table_finish(t, bound, slack);
+    return table_finish(t, bound, slack, 0);
 }
 
 /* Table.from_entries(N1, N, entries, BOUND=None, SLACK=None): the Table of numbered
@@ -431,16 +431,21 @@ Table_from_entries(PyObject *cls, PyObject *args, PyObject *kwds)
     Py_ssize_t n = buf.len / (Py_ssize_t)sizeof(int32_t), k = 0;
     Py_ssize_t M = N + 2;
     int kept = 0;
-    /* first pass: check the buffer and count the kept options and their nodes */
-    while (k < n) {
+    /* first pass: check the buffer (numbers in range, no item twice in an option:
+       what table_finish's walk would check) and count the kept options and nodes */
+    int32_t *seen = N < 0 || N1 < 0 || N1 > N ? NULL
+                    : (int32_t *)PyMem_Calloc((size_t)N + 1, sizeof(int32_t));
+    for (int32_t o = 1; k < n && seen != NULL; o++) {
         int len = e[k];
-        if (len < 0 || len > n - k - 1 || N < 0)
+        if (len < 0 || len > n - k - 1 || o == INT32_MAX)
             goto bad_buffer;
         int primary = 0;
         for (int j = 1; j <= len; j++) {
-            if (e[k + j] < 1 || e[k + j] > N)
+            int i = e[k + j];
+            if (i < 1 || i > N || seen[i] == o)
                 goto bad_buffer;
-            primary |= e[k + j] <= N1;
+            seen[i] = o;
+            primary |= i <= N1;
         }
         if (primary) {
             kept++;
@@ -448,6 +453,13 @@ Table_from_entries(PyObject *cls, PyObject *args, PyObject *kwds)
         }
         k += len + 1;
     }
+    if (seen == NULL) {
+        PyBuffer_Release(&buf);
+        return N < 0 || N1 < 0 || N1 > N ? PyErr_Format(PyExc_ValueError,
+                                                        "Table: bad item counts")
+                                         : PyErr_NoMemory();
+    }
+    PyMem_Free(seen);
     TableObject *t = table_alloc((PyTypeObject *)cls, N1, N, M, kept);
     if (t == NULL) {
         PyBuffer_Release(&buf);
@@ -508,8 +520,9 @@ Table_from_entries(PyObject *cls, PyObject *args, PyObject *kwds)
     t->U[spacer] = first_of_prev;
     t->D[spacer] = 0;
     PyBuffer_Release(&buf);
-    return table_finish(t, bound, slack);
+    return table_finish(t, bound, slack, 1);
 bad_buffer:
+    PyMem_Free(seen);
     PyBuffer_Release(&buf);
     PyErr_SetString(PyExc_ValueError, "from_entries: not a buffer of numbered options");
     return NULL;

@@ -1,7 +1,9 @@
 """The ``dlx`` parser, the dispatch to a command, and the stops every command shares.
 
 Each command family adds its sub-parsers (``add_parsers``) and sets ``func(args)
--> exit code``; :func:`main` parses, runs ``func``, and turns what may escape it
+-> exit code``: ``dlx solve`` here, the commands of other packages through the
+entry-point group :data:`COMMANDS` (see :mod:`dlx.cli`, "Adding commands").
+:func:`main` parses, runs ``func``, and turns what may escape it
 into one line and an exit code: a closed output (``dlx solve big.dlx | head -1``)
 into 141 without a traceback, Ctrl-C into 130 and SIGTERM into 143 (see
 :data:`dlx.cli.STOP`), an unreadable file or a bad problem into 2, memory running
@@ -11,16 +13,18 @@ out into 4.
 from __future__ import annotations
 
 import argparse
+import difflib
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import dlx
 
-from . import demo, puzzles, solve, sudoku
+from . import solve
 from .common import (
-    EPILOG,
+    EXIT_HELP,
     EXIT_INPUT,
     EXIT_MEMORY,
     EXIT_PIPE,
@@ -31,7 +35,14 @@ from .common import (
 )
 from .stop import STOP
 
-__all__ = ["build_parser", "command_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "command_parser", "providers", "main"]
+
+#: The entry-point group through which other packages add commands to ``dlx``: each
+#: entry point names a function ``add_parsers(subparsers)`` (see :mod:`dlx.cli`).
+COMMANDS = "dlx.commands"
+
+#: The commands of this package, which need no other package's.
+OWN = ("solve",)
 
 
 class _Version(argparse.Action):
@@ -47,16 +58,76 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``dlx`` parser with every command's sub-parser."""
-    parser = argparse.ArgumentParser(
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, which says ``did you mean: solve?`` for a choice mistyped
+    (``dlx sovle``, ``dlx sudoku slove``, ``--format jsnol``).  The sub-parsers are of
+    this class too (argparse makes them of their parent's)."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices and isinstance(value, str):
+            close = difflib.get_close_matches(value, [str(c) for c in choices], n=2)
+            if close:
+                raise argparse.ArgumentError(action, f"invalid choice: {value!r}; did you"
+                                             f" mean: {' or '.join(close)}?")
+        super()._check_value(action, value)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``dlx`` parser with every command's sub-parser: this package's, then those
+    of the :func:`providers` (unless ``command``, the command asked for, is one of
+    this package's, :data:`OWN`: ``dlx solve`` loads no other package)."""
+    parser = _Parser(
         prog="dlx", description="Exact cover with Knuth's Dancing Links. Every command reads"
-        " its FILEs, or standard input when there is none or for '-'.", epilog=EPILOG)
+        " its FILEs, or standard input when there is none or for '-'.", epilog=EXIT_HELP)
     parser.add_argument("--version", action=_Version, help="show the version and the engine")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for family in (solve, demo, sudoku, puzzles):
-        family.add_parsers(sub)
+    # (the sub-parsers are _Parsers: argparse makes them of their parent's class)
+    sub = cast("argparse._SubParsersAction[argparse.ArgumentParser]",
+               parser.add_subparsers(dest="command", metavar="COMMAND"))
+    solve.add_parsers(sub)
+    if command not in OWN:
+        for name, add_parsers in providers():
+            try:
+                add_parsers(sub)
+            except Exception as e:          # (argparse.ArgumentError: a name taken already)
+                error(f"warning: the commands of {name} were not added: {e}")
     return parser
+
+
+def providers() -> list[tuple[str, Callable[[Any], None]]]:
+    """The functions of the entry-point group :data:`COMMANDS` (name, function), in the
+    order of their names; one that cannot be loaded is left out after a warning line.
+
+    A signal while they load is held until they are loaded, as for this package's
+    command modules (see :func:`dlx.cli.main`).
+    """
+    from importlib.metadata import entry_points
+
+    found = []
+    with STOP.deferred():
+        points = sorted(entry_points(group=COMMANDS), key=lambda p: (p.name, p.value))
+        if not points:      # (an install older than its metadata: the puzzle commands too)
+            error(f"warning: no installed package adds commands to dlx (the entry-point group"
+                  f" {COMMANDS} is empty): reinstall dancing-links-dlx for its puzzle commands")
+        for point in points:
+            try:
+                found.append((f"{point.name} ({point.value})", point.load()))
+            except Exception as e:
+                error(f"warning: the commands of {point.name} ({point.value}) could not be"
+                      f" loaded: {type(e).__name__}: {e}")
+    STOP.check()
+    return found
+
+
+def _command(argv: Sequence[str] | None) -> str | None:
+    """The command ``argv`` asks for: its first argument, unless that is an option
+    (``dlx --help solve`` shows every command).
+
+    >>> _command(["solve", "-"]), _command(["--help", "solve"]), _command([])
+    ('solve', None, None)
+    """
+    args = sys.argv[1:] if argv is None else argv
+    return args[0] if args and not args[0].startswith("-") else None
 
 
 def command_parser(parser: argparse.ArgumentParser,
@@ -82,7 +153,7 @@ def command_parser(parser: argparse.ArgumentParser,
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``dlx`` command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     try:
-        parser = build_parser()
+        parser = build_parser(_command(argv))
         args, extra = parser.parse_known_args(argv)
         if extra:       # the usage of the command that was given them, not dlx's
             command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")

@@ -1,7 +1,8 @@
 """What every ``dlx`` sub-command shares: exit codes, the batch rule, messages, input, search.
 
 Defined here once and imported by the command modules (:mod:`dlx.cli.solve`,
-:mod:`dlx.cli.sudoku`, :mod:`dlx.cli.puzzles`, :mod:`dlx.cli.demo`).  Answers go
+:mod:`dlx.cli.judges`); the commands of other packages (:mod:`problems.cli`) take
+these names from :mod:`dlx.cli`, whose ``__all__`` lists what they may use.  Answers go
 to stdout; progress, statistics and errors go to stderr, every error as one line
 ``dlx: FILE:LINE: message`` (``FILE:LINE:COLUMN`` when the column is known, just
 ``dlx: message`` when no file is involved).  rich is imported only inside the
@@ -42,18 +43,21 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 import dlx
+from dlx.deadline import Deadline  # the limit of a whole command (--timeout), as dlx.Deadline
+from dlx.lines import line_cap
 
 from .stop import STOP
 
 __all__ = [
     "EXIT_FOUND", "EXIT_NONE", "EXIT_INPUT", "EXIT_NOT_UNIQUE", "EXIT_MEMORY", "EXIT_BUDGET",
-    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_TERMINATED", "EXIT_CODES", "BATCH_RULE", "EPILOG",
+    "EXIT_INTERRUPTED", "EXIT_PIPE", "EXIT_TERMINATED", "EXIT_CODES", "BATCH_RULE", "EXIT_HELP",
+    "EPILOG",
     "Batch", "Deadline", "InputError", "positive_int", "whole_number", "jobs", "max_jobs",
     "seconds", "message", "error", "open_input", "read_small", "line_cap", "input_size",
     "is_terminal", "progress_wanted", "search_session", "slow_engine_note", "print_stats",
     "print_table", "add_stats", "engine_name", "stopped", "interrupted", "DEFAULT_MAX_LINE",
     "add_parallel_arguments", "add_checkpoint_arguments", "checkpointing", "resume_note",
-    "MAX_COUNT", "MAX_SECONDS", "counted",
+    "MAX_COUNT", "MAX_SECONDS", "counted", "executor_for",
 ]
 
 EXIT_FOUND = 0          # an answer (every case answered with a solution, for a batch)
@@ -80,12 +84,15 @@ BATCH_RULE = (f"A batch (several FILEs, puzzles or cases) answers every case it 
               f" any case was not unique where uniqueness was demanded, {EXIT_NONE} if any case"
               f" had no solution, else {EXIT_FOUND}.")
 
-#: The epilog of every command's --help.
-EPILOG = EXIT_CODES + " " + BATCH_RULE
+#: The epilog of ``dlx --help``: the exit codes and the batch rule, said once.
+EXIT_HELP = EXIT_CODES + " " + BATCH_RULE
+
+#: The epilog of every sub-command's --help: where the exit codes are.
+EPILOG = "Exit codes: see dlx --help."
 
 #: The longest input line read from a pipe or a terminal (characters), unless --max-line
 #: says otherwise; lines of a regular file may be as long as the file.
-DEFAULT_MAX_LINE = 1_000_000
+DEFAULT_MAX_LINE = dlx.MAX_LINE_LENGTH
 
 #: The largest number a count option takes (--limit, --max-nodes, --best, --max-line):
 #: 2**63 - 1, more than any search reaches (292 years at a billion nodes a second).
@@ -366,43 +373,6 @@ def input_size(stream: object) -> int | None:
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
-def line_cap(stream: object, requested: int | None) -> int:
-    """The longest line to read from ``stream``: ``requested`` (``--max-line``) if given;
-    else as long as the file for a regular file (its size bounds what a line costs),
-    and :data:`DEFAULT_MAX_LINE` characters for a pipe or a terminal.  Never more than
-    ``readline`` takes (``sys.maxsize - 2``, with room for a line break).
-
-    >>> line_cap(None, None), line_cap(None, 10), line_cap(None, 2**63 - 1) == sys.maxsize - 2
-    (1000000, 10, True)
-    """
-    if requested is not None:
-        return min(requested, sys.maxsize - 2)
-    size = input_size(stream)
-    return DEFAULT_MAX_LINE if size is None else min(max(DEFAULT_MAX_LINE, size + 1),
-                                                     sys.maxsize - 2)
-
-
-class Deadline:
-    """The wall-clock limit of a whole command (``--timeout``): what remains of it.
-
-    >>> Deadline(None).remaining() is None
-    True
-    >>> 0 < Deadline(5).remaining() <= 5
-    True
-    """
-
-    def __init__(self, limit: float | None) -> None:
-        self.limit = limit
-        self.end = None if limit is None else time.monotonic() + limit
-
-    def remaining(self) -> float | None:
-        """Seconds left (a tiny positive number once past the end), or None: no limit."""
-        if self.end is None:
-            return None
-        return max(self.end - time.monotonic(), 1e-6)
-
-    def expired(self) -> bool:
-        return self.end is not None and time.monotonic() >= self.end
 
 
 # ------------------------------------------------------------------ many cores
@@ -445,12 +415,23 @@ def checkpointing(args: argparse.Namespace) -> dict[str, Any]:
     return {"checkpoint": path, "checkpoint_every": every}
 
 
-def resume_note(args: argparse.Namespace) -> str:
-    """What to add to a message about a stopped search: where its checkpoint is."""
+def resume_note(args: argparse.Namespace, stop: BaseException | None = None,
+                hint: bool = False) -> str:
+    """What to add to a message about a search that ``stop`` stopped: the checkpoint the
+    driver says it wrote (``checkpoint_written`` on the exception: ``"now"``, or an
+    ``"earlier"`` one that stays), never one it did not; with ``hint`` and without
+    ``--checkpoint``, how to keep such a search for next time."""
     path = getattr(args, "checkpoint", None)
     if path is None:
-        return ""
-    return f"; checkpoint {path} written: run the same command again to resume"
+        return ("; run it with --checkpoint FILE to be able to stop it and resume"
+                if hint and hasattr(args, "checkpoint") else "")
+    written = getattr(stop, "checkpoint_written", None)
+    if written == "now":
+        return f"; checkpoint {path} written: run the same command again to resume"
+    if written == "earlier":
+        return (f"; the checkpoint {path} written earlier stays: run the same command again"
+                " to resume from it")
+    return ""
 
 
 @contextmanager
@@ -623,8 +604,11 @@ def search_session(label: str, quiet: bool) -> Iterator[Callable[[dlx.Stats], No
                 print(note, file=sys.stderr, flush=True)
         if not show:
             return
-        rate = stats.nodes / max(elapsed, 1e-9)
         workers = getattr(stats, "workers", None)      # a parallel run's report
+        # a resumed run's report counts earlier sessions' nodes: its rate is this one's
+        rate = getattr(stats, "rate", None) if workers is not None else None
+        if rate is None:
+            rate = stats.nodes / max(elapsed, 1e-9)
         done = getattr(stats, "fraction", 0.0) if workers is not None else stats.explored
         text = (f"{label}: {progress_bar(done, bar=bar)} {done:6.1%}"
                 f"  ETA {_eta(stats, elapsed, done)}  "

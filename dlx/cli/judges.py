@@ -42,12 +42,12 @@ dlx: in.txt:3: case 1: column 3 is out of range: there are 2 columns
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Hashable, Iterable, Iterator
 from typing import Protocol
 
 import dlx
 from dlx import BudgetExceeded, ExactCover, ExactCoverError, FormatError
+from dlx.lines import MAX_LINE_LENGTH
 
 from .common import Batch, Deadline, add_stats, message, stopped
 
@@ -56,9 +56,6 @@ __all__ = ["FORMATS", "MAX_LINE_LENGTH", "MAX_SIZE", "read_hust", "read_matrix",
 
 #: The batch formats understood by :func:`solve_batch`.
 FORMATS = ("hust", "matrix")
-
-MAX_LINE_LENGTH = 1_000_000
-"""The longest line (characters, without its line break) the readers accept by default."""
 
 MAX_SIZE = 1_000_000
 """The largest number of rows or columns a case may announce."""
@@ -70,14 +67,6 @@ class _Reader(Protocol):
 
 class _Writer(Protocol):
     def write(self, text: str, /) -> object: ...
-
-
-class _ListReader:
-    def __init__(self, lines: Iterable[str]) -> None:
-        self._lines = iter(lines)
-
-    def readline(self, size: int = -1, /) -> str:
-        return next(self._lines, "")
 
 
 class _Fatal(FormatError):
@@ -93,33 +82,22 @@ Case = tuple[int, "ExactCover | FormatError"]
 
 def read_lines(stream: _Reader | Iterable[str], max_length: int | None = None
                ) -> Iterator[tuple[int, list[str]]]:
-    """Yield (line number from 1, tokens) for every non-blank line of a judge's input.
-
-    Reads with ``readline(limit)``, so one huge line costs no more than the cap
-    (``max_length``, default :data:`MAX_LINE_LENGTH`); a longer line, or
-    undecodable text, raises :class:`~dlx.FormatError`.  A list of lines is
-    accepted too (handy in tests).
+    """Yield (line number from 1, tokens) for every non-blank line of a judge's input,
+    read by :func:`dlx.read_lines` (``max_length``, default :data:`MAX_LINE_LENGTH`); a
+    longer line, or undecodable text, raises :class:`~dlx.FormatError`.  A list of lines
+    is accepted too (handy in tests).
 
     >>> list(read_lines(["3\\n", "\\n", "1 2\\n"]))
     [(1, ['3']), (3, ['1', '2'])]
     """
     cap = MAX_LINE_LENGTH if max_length is None else max_length
-    if not hasattr(stream, "readline"):
-        stream = _ListReader(stream)
-    number = 0
-    while True:
-        number += 1
-        try:
-            line = stream.readline(min(cap + 2, sys.maxsize))
-        except UnicodeDecodeError as e:
-            raise _Fatal(f"the input is not valid text ({e.reason})", number) from None
-        if not line:
-            return
-        if len(line.rstrip("\r\n")) > cap:
-            raise _Fatal(f"line is longer than {cap:,} characters", number)
-        tokens = line.split()
-        if tokens:
-            yield number, tokens
+    try:
+        for number, text in dlx.read_lines(stream, max_length=cap):
+            tokens = text.split()
+            if tokens:
+                yield number, tokens
+    except FormatError as e:
+        raise _Fatal(e.reason, e.line) from None
 
 
 def _int(token: str, what: str, number: int, low: int, high: int) -> int:

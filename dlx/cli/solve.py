@@ -33,6 +33,7 @@ from typing import IO, Any, cast
 
 import dlx
 from dlx.formats import DLXFormatWarning, read_dlx_lines
+from dlx.rules import DEFAULT, RULES
 
 from .common import (
     EPILOG,
@@ -57,9 +58,13 @@ from .common import (
     search_session,
     seconds,
     stopped,
+    whole_number,
 )
+from .engines import SOLVERS, add_engine_argument, one_answer
+from .stop import Terminated
 
-__all__ = ["add_parsers", "run"]
+__all__ = ["add_parsers", "run", "add_symmetry_arguments", "symmetry_keywords",
+           "symmetry_rows"]
 
 #: --best K keeps K solutions in memory: more than 2**31 - 1 could never be held, so a
 #: larger K (up to 2**63 - 1, what every count option takes) means the same as this one.
@@ -84,6 +89,13 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     what.add_argument("--best", type=positive_int, metavar="K",
                       help="print the K cheapest solutions by the options' costs (Knuth's DLX5"
                            " '|n' entries; 0 without), cheapest first, each after its cost")
+    what.add_argument("--restarts", action="store_true",
+                      help="print one solution, found by randomised restarts (runs of growing"
+                           " node budgets, each with its own random choices): a solution, not"
+                           " the first in search order; for first solutions with heavy tails")
+    solve.add_argument("--seed", type=whole_number, metavar="N",
+                       help="with --restarts: the seed of the runs' random choices (default"
+                            " 0; the same seed, the same solution)")
     solve.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
     solve.add_argument("--max-nodes", type=positive_int, metavar="N",
                        help="node budget per problem or case; exit 124 when it runs out")
@@ -100,20 +112,53 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     solve.add_argument("--reduce", action="store_true",
                        help="first take out the options and items no solution needs (Knuth's"
                             " DLX-PRE; the same solutions), saying on stderr what went")
-    solve.add_argument("--heuristic", choices=["mrv", "first", "sharp", "weighted"],
-                       default="mrv",
-                       help="which item to branch on: mrv (default: fewest options), first,"
-                            " sharp (Knuth's dlx2-sharp: items named #... first), weighted"
-                            " (Knuth's SSXCC variant: fewest options per dead end met)")
+    solve.add_argument("--heuristic", choices=list(RULES), default=DEFAULT.name,
+                       help=f"which item to branch on (default {DEFAULT.name}). " + "; ".join(
+                           f"{r.name}: {r.about}" for r in RULES.values()))
     solve.add_argument("--cache", action="store_true",
                        help="with --count: count by caching (Knuth's DLX6): states that leave"
                             " the same to solve are counted once")
     solve.add_argument("--zdd", metavar="OUT",
                        help="build the ZDD of all solutions (Knuth's DLX6) and write it to OUT"
-                            " (dlx.ZDD's text format); prints the count")
+                            " ('-': standard output; dlx.ZDD's text format, sealed with its"
+                            " digest); prints the count")
+    add_symmetry_arguments(solve)
     add_parallel_arguments(solve)
     add_checkpoint_arguments(solve)
+    add_engine_argument(solve, "searches (cp-sat and race print one solution, or --best K)")
     solve.set_defaults(func=run)
+
+
+def add_symmetry_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--symmetry`` and ``--up-to-symmetry``: counting and listing by the problem's
+    symmetries (found with nauty: the ``symmetry`` extra)."""
+    parser.add_argument("--symmetry", action="store_true",
+                        help="with --count: count by the problem's symmetries (found with"
+                             " nauty: pip install 'dancing-links-dlx[symmetry]'): the same"
+                             " number, sooner")
+    parser.add_argument("--up-to-symmetry", action="store_true",
+                        help="count (--count) or list one solution per orbit: solutions that a"
+                             " symmetry of the problem maps onto each other count once")
+
+
+def symmetry_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The view keywords of ``--symmetry`` and ``--up-to-symmetry`` (an InputError for
+    ``--symmetry`` on a listing, which lists every solution)."""
+    sym, up = getattr(args, "symmetry", False), getattr(args, "up_to_symmetry", False)
+    if not (sym or up):
+        return {}
+    if sym and not up and not args.count:
+        raise InputError("--symmetry goes with --count (to list one solution per orbit:"
+                         " --up-to-symmetry)")
+    if getattr(args, "checkpoint", None) is not None:
+        raise InputError("--checkpoint does not go with --symmetry or --up-to-symmetry")
+    return {"symmetry": True, "up_to_symmetry": True} if up else {"symmetry": True}
+
+
+def symmetry_rows(stats: dlx.Stats) -> list[tuple[str, str]]:
+    """The --stats row of a count by symmetry."""
+    return [("saved by symmetry", f"{stats.symmetry_saved:,} nodes")] \
+        if stats.symmetry_saved else []
 
 
 def run(args: argparse.Namespace) -> int:
@@ -124,10 +169,35 @@ def run(args: argparse.Namespace) -> int:
     if args.format in ("hust", "matrix") and args.reduce:
         error(f"--reduce goes with Knuth's format, not --format {args.format}")
         return EXIT_INPUT
+    if (args.symmetry or args.up_to_symmetry) and (
+            args.format in ("hust", "matrix") or args.best is not None or args.zdd is not None
+            or args.cache):
+        error("--symmetry and --up-to-symmetry go with Knuth's format, to count or list"
+              " (not with --best, --zdd, --cache or judge batches)")
+        return EXIT_INPUT
+    symmetry_keywords(args)             # (--symmetry on a listing: an input error)
     if args.best is not None and args.limit is not None:
         error("--best K already says how many solutions: leave out --limit")
         return EXIT_INPUT
+    if args.cache and not args.count:
+        error("--cache goes with --count: it counts by caching (a listing cannot use it)")
+        return EXIT_INPUT
+    if args.cache and args.format in ("hust", "matrix"):
+        error(f"--cache goes with Knuth's format, not --format {args.format}")
+        return EXIT_INPUT
+    if _restarts_clash(args):
+        return EXIT_INPUT
+    why = one_answer(args, "--limit N above 1") or (
+        f"--engine {args.engine} goes with Knuth's format, not --format {args.format}"
+        if args.engine in SOLVERS and args.format in ("hust", "matrix") else None)
+    if why is not None:
+        error(why)
+        return EXIT_INPUT
     checkpointing(args)                 # (--checkpoint-every alone: an input error)
+    clash = _clash(args)
+    if clash is not None:
+        error(clash)
+        return EXIT_INPUT
     if args.checkpoint is not None and (len(args.files) > 1 or args.format in ("hust", "matrix")):
         error("--checkpoint FILE goes with one problem in Knuth's format (one FILE)")
         return EXIT_INPUT
@@ -146,6 +216,62 @@ def run(args: argparse.Namespace) -> int:
         if code is not None:          # interrupted, or out of memory: stop here
             return code
     return batch.code
+
+
+def _restarts_clash(args: argparse.Namespace) -> bool:
+    """Say so (and return True) when --restarts or --seed comes with what they cannot
+    go with."""
+    if not args.restarts:
+        if args.seed is not None:
+            error("--seed goes with --restarts")
+            return True
+        return False
+    clash = [name for name, given in (
+        ("--limit", args.limit is not None), (f"--format {args.format}", args.format in
+                                              ("hust", "matrix")),
+        ("--heuristic", args.heuristic != DEFAULT.name), ("--cache", args.cache),
+        ("--zdd", args.zdd is not None), ("--jobs", args.jobs is not None),
+        ("--scheduler", args.scheduler is not None),
+        ("--checkpoint", args.checkpoint is not None),
+        (f"--engine {args.engine}", args.engine in SOLVERS)) if given]
+    if clash:
+        error(f"--restarts finds one solution in this process, by its own rule: leave out"
+              f" {', '.join(clash)}")
+        return True
+    return False
+
+
+def _clash(args: argparse.Namespace) -> str | None:
+    """Flags that do not go together (never one silently ignored), or where --zdd OUT
+    cannot be written: said before anything is read or searched."""
+    many = "--jobs" if args.jobs is not None else \
+        "--scheduler" if args.scheduler is not None else None
+    if args.cache and (many or args.checkpoint is not None):
+        return (f"--cache counts in one process, by caching: leave out"
+                f" {many or '--checkpoint'} (or --cache)")
+    if args.zdd is None:
+        return None
+    given = [flag for flag, on in (("--checkpoint", args.checkpoint is not None),
+                                   ("--jobs", args.jobs is not None),
+                                   ("--scheduler", args.scheduler is not None),
+                                   ("--best", args.best is not None),
+                                   ("--limit", args.limit is not None)) if on]
+    if given:
+        return (f"--zdd builds the diagram of all solutions in one process and writes it"
+                f" whole: it takes no {given[0]}")
+    if len(args.files) > 1 or args.format in ("hust", "matrix"):
+        return "--zdd OUT goes with one problem in Knuth's format (one FILE)"
+    if args.zdd == "-":
+        if args.format == "jsonl":
+            return "--zdd - writes the diagram to standard output: leave out --format jsonl"
+        return None
+    from dlx.files import FileError, kind
+
+    try:
+        kind(args.zdd, "--zdd")
+    except FileError as e:
+        return f"cannot write the ZDD: {e}"
+    return None
 
 
 def _judge(path: str, args: argparse.Namespace, deadline: Deadline, batch: Batch) -> int | None:
@@ -254,7 +380,7 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
         if not args.quiet:
             error(f"reduced: {reduced}", name)
     limit, budget, timeout = args.limit, args.max_nodes, deadline.remaining()
-    rule = {"heuristic": args.heuristic}
+    rule = {"heuristic": args.heuristic, "engine": args.engine, **symmetry_keywords(args)}
     try:
         if args.zdd is not None:
             return _zdd(searched, name, args, stats, budget, timeout, prefix, batch)
@@ -269,6 +395,13 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                 print(json.dumps({"file": name, "count": found, "finished": True}))
             else:
                 print(f"{prefix}{found}")
+        elif args.restarts:
+            with search_session(f"dlx solve {name}", args.quiet) as progress:
+                sol = dlx.first(searched, restarts=True, seed=args.seed, max_nodes=budget,
+                                timeout=timeout, stats=stats, progress=progress)
+            if sol is not None:
+                found = 1
+                _print_solution(problem, lines, sol, found, args.format, name, prefix)
         elif args.best is not None:
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:
@@ -278,6 +411,13 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
             for cost, sol in cheapest:
                 found += 1
                 _print_solution(problem, lines, sol, found, args.format, name, prefix, cost)
+        elif args.engine in SOLVERS:        # one solution (one_answer refused the rest)
+            with search_session(f"dlx solve {name}", args.quiet) as progress:
+                sol = dlx.first(searched, max_nodes=budget, timeout=timeout, stats=stats,
+                                progress=progress, **rule)
+            if sol is not None:
+                found = 1
+                _print_solution(problem, lines, sol, found, args.format, name, prefix)
         else:
             with search_session(f"dlx solve {name}", args.quiet) as progress, \
                     executor_for(args) as ex:
@@ -294,18 +434,22 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                 _print_solution(problem, lines, sol, found, args.format, name, prefix, cost)
         partial = e.found if isinstance(e.found, int) else len(e.found or ())
         if args.count:
-            if args.format == "jsonl":
-                print(json.dumps({"file": name, "count": partial, "finished": False}))
-            else:
-                print(f"{prefix}{partial}+")
+            _partial_count(args, name, prefix, partial)
         error(f"{stopped(e, args.timeout)} reached: {counted(partial, 'solution')} so far,"
-              f" search unfinished{resume_note(args)}", name)
+              f" search unfinished{resume_note(args, e)}", name)
         batch.unknown()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         # listing: the solutions printed (a parallel run may have found more, unmerged)
-        so_far = f"{counted(stats.solutions, 'solution')} so far" if args.count or args.best \
-            else f"{counted(found, 'solution')} printed"
-        return interrupted(f" after {stats.nodes:,} nodes: {so_far}{resume_note(args)}", name)
+        user = not isinstance(e, Terminated)        # Ctrl-C (SIGTERM: a supervisor's)
+        if args.count and user:     # as a budget does: the count so far, N+
+            found = min(stats.solutions, limit) if limit is not None else stats.solutions
+            _partial_count(args, name, prefix, found)
+        so_far = f"{counted(found, 'solution')} so far" if args.count and user else \
+            f"{counted(stats.solutions, 'solution')} so far" if args.count or args.best else \
+            f"{counted(found, 'solution')} printed"
+        more = f", search unfinished{resume_note(args, e, hint=True)}" if user else \
+            resume_note(args, e)
+        return interrupted(f" after {stats.nodes:,} nodes: {so_far}{more}", name)
     else:
         if found == 0:
             batch.none()
@@ -315,8 +459,17 @@ def _search(problem: dlx.ExactCover, lines: Sequence[int], name: str, args: argp
                 error("no solution" + (_sudoku_hint(repr(items[0]), name) if looks else ""),
                       name)
     if args.stats:
-        print_stats(stats, time.perf_counter() - started, f"dlx solve {name}")
+        print_stats(stats, time.perf_counter() - started, f"dlx solve {name}",
+                    symmetry_rows(stats))
     return None
+
+
+def _partial_count(args: argparse.Namespace, name: str, prefix: str, n: int) -> None:
+    """The count of a search stopped part way: ``N+`` (or its JSON line)."""
+    if args.format == "jsonl":
+        print(json.dumps({"file": name, "count": n, "finished": False}), flush=True)
+    else:
+        print(f"{prefix}{n}+", flush=True)
 
 
 _SUDOKU_NAME = re.compile(r"'([0-9.]{16,}|[0.])'")
@@ -379,14 +532,22 @@ def _option_text(problem: dlx.ExactCover, label: Hashable) -> str:
 
 def _zdd(problem: dlx.ExactCover, name: str, args: argparse.Namespace, stats: dlx.Stats,
          budget: int | None, timeout: float | None, prefix: str, batch: Batch) -> int | None:
-    """--zdd OUT: build the diagram of all solutions, write it to OUT, print the count."""
+    """--zdd OUT: build the diagram of all solutions, write it to OUT (``-``: standard
+    output, and the count goes to stderr), print the count."""
+    if problem.bounds:
+        error("--zdd builds no diagram for a problem with bounds on items (Knuth's DLX6"
+              " builds none either); --count --cache counts its solutions", name)
+        batch.bad()
+        return None
     with search_session(f"dlx solve {name}", args.quiet) as progress:
         z = dlx.zdd(problem, max_nodes=budget, timeout=timeout, stats=stats,
                     progress=progress, heuristic=args.heuristic)
+    to_stdout = args.zdd == "-"
+    where = "standard output" if to_stdout else args.zdd
     try:
-        z.write(args.zdd)
+        z.write(sys.stdout if to_stdout else args.zdd)
     except OSError as e:
-        error(f"cannot write the ZDD to {args.zdd}: {e.strerror or e}", name)
+        error(f"cannot write the ZDD to {where}: {e.strerror or e}", name)
         batch.bad()
         return None
     except dlx.ExactCoverError as e:            # a label its text format cannot hold
@@ -394,12 +555,17 @@ def _zdd(problem: dlx.ExactCover, name: str, args: argparse.Namespace, stats: dl
         batch.bad()
         return None
     n = z.count()
-    if args.format == "jsonl":
-        print(json.dumps({"file": name, "count": n, "zdd": args.zdd, "nodes": z.nodes}))
+    if to_stdout:
+        if not args.quiet:
+            error(f"{counted(n, 'solution')}; ZDD of {z.nodes:,} nodes written to {where}",
+                  name)
     else:
-        print(f"{prefix}{n}")
-    if not args.quiet:
-        error(f"ZDD of {z.nodes:,} nodes written to {args.zdd}", name)
+        if args.format == "jsonl":
+            print(json.dumps({"file": name, "count": n, "zdd": args.zdd, "nodes": z.nodes}))
+        else:
+            print(f"{prefix}{n}")
+        if not args.quiet:
+            error(f"ZDD of {z.nodes:,} nodes written to {where}", name)
     if n == 0:
         batch.none()
     return None

@@ -132,7 +132,7 @@ from ..errors import BudgetExceeded, ExactCoverError, shown
 from ..options import Engine, Options, SearchKeywords
 from ..problem import ExactCover
 from ..search import SearchState
-from .answers import Answer, BestAnswer, CountAnswer, FirstAnswer, SolutionsAnswer
+from .answers import BestAnswer, CountAnswer, FirstAnswer, SolutionsAnswer
 from .executors import CONNECT_TIMEOUT, MAX_JOBS, executor, inline
 from .pieces import Piece, split
 from .report import REPORT_EVERY, Report
@@ -167,7 +167,7 @@ def _run(drv: Driver) -> None:
 
 
 def _checkpoint(where: Any, every: float | None, problem: ExactCover, view: str,
-                answer: Answer, opts: Options, **keywords: Any) -> Checkpoint | None:
+                opts: Options, **keywords: Any) -> Checkpoint | None:
     """The checkpoint of a run (None without ``checkpoint=``); json and hashlib are
     imported only then."""
     if where is None:
@@ -176,7 +176,7 @@ def _checkpoint(where: Any, every: float | None, problem: ExactCover, view: str,
         return None
     from . import checkpoint
 
-    return checkpoint.make(checkpoint.spec(where, every, problem, None), view, answer, opts,
+    return checkpoint.make(checkpoint.spec(where, every, problem, None), view, opts,
                            **keywords)
 
 
@@ -224,7 +224,7 @@ def count(
     """
     answer = CountAnswer(limit)
     opts = _options("count", keywords)
-    ck = _checkpoint(checkpoint, checkpoint_every, problem, "count", answer, opts, limit=limit)
+    ck = _checkpoint(checkpoint, checkpoint_every, problem, "count", opts, limit=limit)
     _run(Driver(problem, executor, answer, opts, pieces=pieces, piece_nodes=piece_nodes,
                 checkpoint=ck))
     return answer.result()
@@ -283,18 +283,18 @@ def solutions(
     """
     answer = SolutionsAnswer(limit, ordered)
     opts = _options("solutions", keywords)
-    ck = _checkpoint(checkpoint, checkpoint_every, problem, "solutions", answer, opts,
+    ck = _checkpoint(checkpoint, checkpoint_every, problem, "solutions", opts,
                      limit=limit, ordered=ordered)
     drv = Driver(problem, executor, answer, opts, pieces=pieces, piece_nodes=piece_nodes,
                  checkpoint=ck)
-    return _yield(drv, answer, limit)
+    return _yield(drv, answer, limit, ck)
 
 
-def _yield(drv: Driver, answer: SolutionsAnswer, limit: int | None
+def _yield(drv: Driver, answer: SolutionsAnswer, limit: int | None, ck: Checkpoint | None
            ) -> Iterator[tuple[Hashable, ...]]:
     found: list[tuple[Hashable, ...]] = []
-    if drv.checkpoint is not None:
-        for sol in drv.checkpoint.stored():       # what a resumed run had yielded
+    if ck is not None:
+        for sol in ck.stored():                   # what a resumed run had yielded
             found.append(sol)
             yield sol
             if len(found) == limit:
@@ -383,7 +383,7 @@ def best(
     values = serial.weights_of(links, problem.cost if weight is None else weight)
     weights = dict(zip(links.labels, values, strict=True))
     answer = BestAnswer(k, maximize)
-    ck = _checkpoint(checkpoint, checkpoint_every, problem, "best", answer, opts,
+    ck = _checkpoint(checkpoint, checkpoint_every, problem, "best", opts,
                      weights=weights, k=k, maximize=maximize, bound=bound)
     _run(Driver(problem, executor, answer, opts, pieces=pieces, piece_nodes=piece_nodes,
                 weights=weights, k=k or 1, maximize=maximize, bound=bound, checkpoint=ck))

@@ -13,6 +13,11 @@ search order), and reads the merged answer with :meth:`Answer.result`.
 * :class:`BestAnswer` keeps the k best of the pieces' k best, ties to the earlier
   piece: the serial answer.
 
+Each answer saves its own state for a checkpoint (:meth:`Answer.to_state`, solutions
+as option numbers) and restores it (:meth:`Answer.restore`), checking every field
+(:mod:`.state`) and that it agrees with the saved statistics: a count with the
+solutions they counted, each solution an exact cover, each best score its weights'.
+
 >>> a = CountAnswer(limit=None)
 >>> a.take((0,), 3); a.take((1,), 4); a.result()
 7
@@ -21,16 +26,25 @@ search order), and reads the merged answer with :meth:`Answer.result`.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from .. import serial
+from ..errors import BudgetExceeded
 from ..options import Options
 from ..problem import ExactCover
+from . import state as saved
 from .pieces import Piece
+from .state import Context, StateError
+
+#: How a solution is saved: its option numbers.
+Code = Callable[[Piece], list[int]]
+#: The longest key a saved answer may name (a place in search order: one number a level).
+_DEPTH = 1 << 20
 
 __all__ = ["Answer", "CountAnswer", "SolutionsAnswer", "FirstAnswer", "BestAnswer", "KINDS",
-           "Job"]
+           "Job", "WeightedCountAnswer"]
 
 #: The key after every piece's (where the best of pieces cut part way are merged).
 _AFTER: tuple[int, ...] = (1 << 62,)
@@ -126,6 +140,17 @@ class Answer:
         """The merged answer."""
         raise NotImplementedError
 
+    # -- in a checkpoint -------------------------------------------------------
+
+    def to_state(self, code: Code) -> dict[str, Any]:
+        """The answer so far as JSON values (solutions as option numbers, by ``code``)."""
+        raise StateError(f"the answers of {self.kind} are not saved in a checkpoint")
+
+    def restore(self, state: Any, ctx: Context) -> None:
+        """Put back what :meth:`to_state` saved, each field checked (:class:`StateError`
+        naming the one at fault)."""
+        raise StateError(f"the answers of {self.kind} are not saved in a checkpoint")
+
 
 class CountAnswer(Answer):
     kind = "count"
@@ -164,6 +189,19 @@ class CountAnswer(Answer):
 
     def result(self) -> int:
         return self.total
+
+    def to_state(self, code: Code) -> dict[str, Any]:
+        return {"total": self.total}
+
+    def restore(self, state: Any, ctx: Context) -> None:
+        """The total: what the statistics counted (up to the limit)."""
+        a = saved.fields(state, "the answer", ["total"])
+        total = saved.whole(a["total"], "the count", 0, self.limit or ctx.found)
+        want = ctx.found if self.limit is None else min(ctx.found, self.limit)
+        if total != want:
+            raise StateError(f"the count is {total:,}, but the statistics count {want:,}"
+                             " solutions")
+        self.take((), total)
 
 
 class SolutionsAnswer(Answer):
@@ -236,6 +274,40 @@ class SolutionsAnswer(Answer):
 
     def result(self) -> None:
         return None                 # (handed out by release)
+
+    def to_state(self, code: Code) -> dict[str, Any]:
+        return {"released": self.released,
+                "held": [[list(k), [code(sol) for sol in sols]]
+                         for k, sols in sorted(self.ready)]}
+
+    def restore(self, state: Any, ctx: Context) -> None:
+        """The solutions handed out (as many as the stream holds, checked by the
+        checkpoint) and those held back, each an exact cover, under distinct keys."""
+        a = saved.fields(state, "the answer", ["released", "held"])
+        self.released = saved.whole(a["released"], "the solutions released", 0,
+                                    self.limit or ctx.found)
+        if ctx.streamed is not None and self.released != ctx.streamed:
+            raise StateError(f"{self.released:,} solutions released, but the solutions' file"
+                             f" holds {ctx.streamed:,}")
+        held = 0
+        keys: set[tuple[int, ...]] = set()
+        for batch in saved.listed(a["held"], "the held solutions"):
+            k, sols = saved.row(batch, "a batch of held solutions", 2)
+            where = saved.key(k, "the key of held solutions", _DEPTH)
+            if where in keys:
+                raise StateError(f"held solutions under key {list(where)} are there twice")
+            keys.add(where)
+            found = [ctx.solution(x, "a held solution") for x in saved.listed(sols, "held")]
+            if not found:
+                raise StateError("a batch of held solutions holds none")
+            held += len(found)
+            self.take(where, found)
+        if self.released + held > ctx.found or self.limit is None and \
+                self.released + held != ctx.found:
+            raise StateError(f"{self.released:,} solutions released and {held:,} held, but"
+                             f" the statistics count {ctx.found:,}")
+        if self.limit is not None and self.released >= self.limit:
+            self.finished = True
 
 
 class FirstAnswer(Answer):
@@ -325,7 +397,112 @@ class BestAnswer(Answer):
         found = [(score, sol) for _, _, _, score, sol in self.kbest]
         return found if self.k is not None else (found[0] if found else None)
 
+    def to_state(self, code: Code) -> dict[str, Any]:
+        return {"kbest": [[list(k), rank, saved.saved_score(value), code(sol)]
+                          for _, k, rank, value, sol in self.kbest],
+                "partial": [[saved.saved_score(value), code(sol)]
+                            for value, sol in self.partial]}
+
+    def restore(self, state: Any, ctx: Context) -> None:
+        """The k best so far (at most k, each place and solution once) and the best of
+        pieces cut part way: each an exact cover whose score is its weights' sum."""
+        a = saved.fields(state, "the answer", ["kbest", "partial"])
+        most = self.k or 1
+        seen: set[tuple[tuple[int, ...], int]] = set()
+        sols: set[Piece] = set()
+        for entry in saved.listed(a["kbest"], "the k best", most):
+            k, rank, value, sol = saved.row(entry, "an entry of the k best", 4)
+            where = (saved.key(k, "the key of a best solution", _DEPTH),
+                     saved.whole(rank, "a rank among the k best", 0, most - 1))
+            found = self._checked(value, sol, ctx)
+            if where in seen or found[1] in sols:
+                raise StateError("the k best name a solution twice")
+            seen.add(where)
+            sols.add(found[1])
+            order = -found[0] if self.maximize else found[0]
+            self.kbest.append((order, where[0], where[1], found[0], found[1]))
+        self.kbest.sort(key=lambda t: t[:3])
+        self.partial = []
+        for x in saved.listed(a["partial"], "the best of pieces cut part way"):
+            value, sol = saved.row(x, "a best solution of a piece cut part way", 2)
+            self.partial.append(self._checked(value, sol, ctx))
+
+    @staticmethod
+    def _checked(value: Any, sol: Any, ctx: Context) -> tuple[Any, Piece]:
+        """A saved (score, solution) pair, checked: an exact cover, and its score."""
+        found = ctx.solution(sol, "a best solution")
+        got = saved.score(value, "the score of a best solution")
+        if ctx.score is not None:
+            want = ctx.score(found)
+            same = math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9) if isinstance(
+                got, float) or isinstance(want, float) else got == want
+            if not same:
+                raise StateError(f"a best solution's score is {got}, but its weights add"
+                                 f" up to {want}")
+        return got, found
+
+
+class WeightedCountAnswer(Answer):
+    """A count by symmetry (:mod:`dlx.parallel.roots`): each piece's count times the
+    weight of the root it lies below, how many partial solutions that root stands for.
+    The roots' weights travel to the workers as the job's ``weights`` (root labels ->
+    weight: a count has no weights of its own).  A piece's answer is (its count times
+    the weight, the nodes the weight saved: the weight less one times its nodes)."""
+
+    kind = "weighted-count"
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.total = self.saved = 0
+
+    @staticmethod
+    def search(problem: ExactCover, opts: Options, job: Job) -> tuple[int, int]:
+        assert job.weights is not None and opts.stats is not None
+        forced = opts.forced
+        weight = next(job.weights[forced[:k]] for k in range(len(forced), -1, -1)
+                      if forced[:k] in job.weights)
+        limit = None if job.limit is None else -(-job.limit // weight)
+        try:
+            n = serial.count(problem, opts, limit=limit)
+        except BudgetExceeded as e:
+            e.found = ((e.found or 0) * weight, (weight - 1) * opts.stats.nodes)
+            raise
+        return n * weight, (weight - 1) * opts.stats.nodes
+
+    @staticmethod
+    def used(r: tuple[int, int]) -> int:
+        return r[0]
+
+    @staticmethod
+    def zero() -> tuple[int, int]:
+        return 0, 0
+
+    @staticmethod
+    def combine(a: tuple[int, int], b: tuple[int, int], job: Job) -> tuple[int, int]:
+        return a[0] + b[0], a[1] + b[1]
+
+    @staticmethod
+    def cut_short(found: Any) -> tuple[int, int]:
+        return found if found else (0, 0)
+
+    def limit_left(self) -> int | None:
+        return None if self.limit is None else self.limit - self.total
+
+    def take(self, key: tuple[int, ...], r: tuple[int, int]) -> None:
+        self.total += r[0]
+        self.saved += r[1]
+        if self.limit is not None and self.total >= self.limit:
+            self.total = self.limit
+            self.finished = True
+
+    def so_far(self) -> int:
+        return self.total
+
+    def result(self) -> int:
+        return self.total
+
 
 #: The answer classes by the name a task carries.
 KINDS: dict[str, type[Answer]] = {cls.kind: cls for cls in
-                                  (CountAnswer, SolutionsAnswer, FirstAnswer, BestAnswer)}
+                                  (CountAnswer, SolutionsAnswer, FirstAnswer, BestAnswer,
+                                   WeightedCountAnswer)}

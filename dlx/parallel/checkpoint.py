@@ -11,13 +11,25 @@ with the same path and it goes on from there: the answer and the merged
 nothing lost, however the earlier run ended (SIGKILL included: the work since the
 last checkpoint is done again).  A run that had finished answers at once.
 
-The file's format, the fingerprint and the atomic writes are in :mod:`.checkfile`.
-A checkpoint whose fingerprint differs is refused (:class:`CheckpointMismatch`,
-naming the parts that differ); budgets (``max_nodes``, ``timeout``), the engine and
-the executor may change from one session to the next.  One run at a time holds a
-checkpoint (a lock on ``PATH.lock``).  :func:`dlx.solutions` also writes its
-solutions to ``PATH.solutions.jsonl``, one a line, flushed as they are released; a
-resumed run yields those of the file first, then the rest: the whole answer again.
+The file's format, the fingerprint and the sealed, atomic writes are in
+:mod:`.checkfile`.  A checkpoint whose fingerprint differs is refused
+(:class:`CheckpointMismatch`, naming the parts that differ); budgets (``max_nodes``,
+``timeout``), the engine and the executor may change from one session to the next.
+One run at a time holds a checkpoint (a lock on ``PATH.lock``).  :func:`dlx.solutions`
+also writes its solutions to ``PATH.solutions.jsonl``, one a line, flushed as they
+are released; a resumed run yields those of the file first, then the rest: the
+whole answer again.
+
+*What is checked* before a resumed run believes anything: the paths (the checkpoint,
+its lock and its solutions' file must be regular files or missing, in a folder that
+exists: a FIFO, a directory, a device is refused at once, never waited on), the
+digest of the file and its format and version, the fingerprint, then every field by
+its owner (the driver: its statistics, its share done, its frontier, each piece's
+options, key and share, the pieces distinct and disjoint, the shares adding up with
+what is done to the whole tree; the answer: see :meth:`.answers.Answer.restore`),
+and for a listing, the solutions' file against the checkpoint's record, each
+solution read back checked as an exact cover before it is yielded.  Anything else is
+a :class:`CheckpointError` naming the file.
 
 >>> import dlx, os, tempfile
 >>> p = dlx.ExactCover({(r, c): [("row", r), ("col", c), ("up", r + c), ("down", r - c)]
@@ -29,7 +41,7 @@ resumed run yields those of the file first, then the rest: the whole answer agai
 >>> dlx.count(p, checkpoint=path, heuristic="first")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
     ...
-dlx.parallel.checkpoint.CheckpointMismatch: checkpoint ... heuristic differs ('first' here, ...
+dlx.parallel.checkfile.CheckpointMismatch: checkpoint ... heuristic differs ('first' here, ...
 """
 
 from __future__ import annotations
@@ -41,17 +53,23 @@ import signal
 import threading
 import time
 from collections.abc import Hashable, Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ..errors import ExactCoverError, shown
+from ..files import FileError, kind, open_regular, sweep
 from ..problem import ExactCover
 from . import checkfile as cf
-from .answers import Answer, BestAnswer, CountAnswer, SolutionsAnswer
-from .checkfile import FORMAT, VERSION, fingerprint, read_solutions, solutions_path
-from .pieces import Entry, Piece
-
-if TYPE_CHECKING:
-    from .schedule import Driver
+from .checkfile import (
+    FORMAT,
+    VERSION,
+    CheckpointError,
+    CheckpointMismatch,
+    fingerprint,
+    read_solutions,
+    solutions_path,
+)
+from .pieces import Piece
+from .state import StateError, fields, flag, numbers, whole
 
 __all__ = ["Checkpoint", "Spec", "CheckpointError", "CheckpointMismatch", "EVERY", "FORMAT",
            "VERSION", "fingerprint", "read_solutions", "solutions_path"]
@@ -59,13 +77,8 @@ __all__ = ["Checkpoint", "Spec", "CheckpointError", "CheckpointMismatch", "EVERY
 #: Seconds between checkpoints, by default.
 EVERY = 60.0
 
-
-class CheckpointError(ExactCoverError):
-    """A checkpoint that cannot be read or used (the message says why)."""
-
-
-class CheckpointMismatch(CheckpointError):
-    """A checkpoint written for another problem or other options."""
+#: The most sessions and seconds a checkpoint may count (about 30,000 years of runs).
+_MOST_SESSIONS, _MOST_SECONDS = 2**31 - 1, 1e12
 
 
 class Spec(NamedTuple):
@@ -76,6 +89,16 @@ class Spec(NamedTuple):
     every: float
     problem: ExactCover
     seed: int | None
+
+
+class Run(Protocol):
+    """What a checkpoint saves: a run of the parallel driver
+    (:class:`dlx.parallel.schedule.Driver`), which saves and restores its own state."""
+
+    @property
+    def finished(self) -> bool: ...
+
+    def to_state(self, code: Any, finished: bool) -> dict[str, Any]: ...
 
 
 def spec(path: Any, every: Any, problem: ExactCover, seed: int | None) -> Spec:
@@ -133,63 +156,63 @@ class _Guard:
 class Checkpoint:
     """The checkpoint of one run of a view (see the module's docstring)."""
 
-    def __init__(self, where: Spec, view: str, answer: Answer, **keywords: Any) -> None:
+    def __init__(self, where: Spec, view: str, **keywords: Any) -> None:
         self.path, self.every = where.path, where.every
+        self.problem = where.problem
         self.labels = list(where.problem.options)           # for the solutions' numbers
         self._index: dict[Hashable, int] | None = None
-        self.view, self.answer = view, answer
+        self.view = view
         self.parts = fingerprint(where.problem, view, seed=where.seed, **keywords)
         self.fingerprint = cf.digest([json.dumps(self.parts, sort_keys=True)])
         self.stream_path = solutions_path(self.path)
+        self.stream: cf.Stream | None = None
         self.state = self._load()
         self.saved_at: float | None = None                  # time.monotonic()
+        self.saved_now = False                              # at the last stop
         self.began = time.monotonic()
-        self.stream: Any = None
         self._guard = _Guard()
-        self._locked: Any = None
+        self._locked: int | None = None
 
     # ------------------------------------------------------------- reading
 
     def _load(self) -> dict[str, Any] | None:
+        """The saved state, checked as far as the checkpoint can (the paths, the digest,
+        the format, the fingerprint, its own fields and the solutions' file); the run's
+        fields are the driver's to check (:attr:`saved_run`)."""
         try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
+            kind(self.path, "checkpoint")
+            kind(self.path + ".lock", "checkpoint lock")
+            if self.view == "solutions":
+                kind(self.stream_path, "solutions' file")
+        except FileError as e:
+            raise CheckpointError(str(e)) from None
+        state = cf.load(self.path)
+        if state is None:
             return None
-        except OSError as e:
-            raise CheckpointError(f"cannot read checkpoint {self.path}:"
-                                  f" {e.strerror or e}") from None
-        try:
-            state = json.loads(data)
-        except (ValueError, RecursionError) as e:
-            raise CheckpointError(f"{self.path} is not a dlx checkpoint ({e})") from None
-        if not isinstance(state, dict) or state.get("format") != FORMAT:
-            raise CheckpointError(f"{self.path} is not a dlx checkpoint")
-        if state.get("version") != VERSION:
-            raise CheckpointError(f"checkpoint {self.path} has version"
-                                  f" {shown(state.get('version'))}; this dlx reads {VERSION}")
         if state.get("fingerprint") != self.fingerprint:
             raise CheckpointMismatch(self._mismatch(state.get("parts")))
-        if self.view == "solutions":
-            self._check_stream(state)
+        try:
+            names = ["format", "version", "fingerprint", "parts", "finished", "sessions",
+                     "seconds", "saved", "run"]
+            fields(state, "the checkpoint", names + (["stream"] if self.view == "solutions"
+                                                     else []))
+            flag(state["finished"], "finished")
+            whole(state["sessions"], "the sessions", 1, _MOST_SESSIONS)
+            for name, most in (("seconds", _MOST_SECONDS), ("saved", _MOST_SECONDS)):
+                value = state[name]
+                if type(value) not in (int, float) or not 0 <= value <= most:
+                    raise StateError(f"{name} is {shown(value)}, not a number of seconds")
+            if self.view == "solutions":
+                self.stream = cf.Stream(self.stream_path, state["stream"], state["finished"],
+                                        self.path)
+        except StateError as e:
+            raise self.damaged(e) from None
         return state
 
-    def _check_stream(self, state: dict[str, Any]) -> None:
-        """The solutions' file must hold at least what the checkpoint counts on."""
-        try:
-            size = int(state["answer"]["bytes"])
-        except (KeyError, TypeError, ValueError):
-            raise CheckpointError(f"checkpoint {self.path} is damaged (no solutions' size)"
-                                  ) from None
-        try:
-            have = os.path.getsize(self.stream_path)
-        except OSError:
-            have = -1
-        if have < size:
-            raise CheckpointError(
-                f"{self.stream_path} holds {max(have, 0):,} bytes, fewer than the {size:,}"
-                f" checkpoint {self.path} counts on: it was changed since; remove the"
-                " checkpoint to start again")
+    def damaged(self, e: Exception) -> CheckpointError:
+        """The error of a field that is not what a run writes."""
+        return CheckpointError(f"checkpoint {self.path} is damaged: {e}; remove it to start"
+                               " again")
 
     def _mismatch(self, theirs: Any) -> str:
         theirs = theirs if isinstance(theirs, dict) else {}
@@ -214,83 +237,58 @@ class Checkpoint:
 
     @property
     def finished(self) -> bool:
-        return bool(self.state is not None and self.state.get("finished"))
+        return bool(self.state is not None and self.state["finished"])
 
-    def stored(self) -> Iterator[tuple[Hashable, ...]]:
-        """The solutions the stream held at the checkpoint (a resumed run yields them
-        first), as label tuples."""
-        if self.state is None or self.view != "solutions":
-            return
-        n = self.state["answer"]["released"]
+    @property
+    def saved_run(self) -> Any:
+        """The driver's saved state (None for a new run): its to check and restore."""
+        return None if self.state is None else self.state["run"]
+
+    @property
+    def streamed(self) -> int | None:
+        """How many solutions the solutions' file holds (None: no such file here)."""
+        return None if self.stream is None or self.state is None else self.stream.lines
+
+    def solution(self, x: Any, what: str) -> Piece:
+        """Saved option numbers as a solution (labels), checked as an exact cover."""
+        from ..verify import why_not
+
         labels = self.labels
-        with open(self.stream_path, "rb") as f:
-            for _ in range(n):
-                line = f.readline()
-                try:
-                    numbers = cf.numbers(json.loads(line), len(labels))
-                except (ValueError, TypeError, RecursionError):
-                    raise CheckpointError(f"{self.stream_path} is damaged: it does not hold"
-                                          f" the {n:,} solutions checkpoint {self.path}"
-                                          " counts on") from None
-                yield tuple([labels[o] for o in numbers])
+        sol = tuple([labels[o] for o in numbers(x, len(labels), what)])
+        why = why_not(self.problem, sol)
+        if why is not None:
+            raise StateError(f"{what} {[self._number(x) for x in sol]} is not an exact cover:"
+                             f" {why}")
+        return sol
 
-    # ------------------------------------------------------------- resuming
+    def _number(self, label: Hashable) -> int:
+        index = self._index
+        if index is None:
+            index = self._index = {label: o for o, label in enumerate(self.labels)}
+        return index[label]
 
-    def resume(self, drv: Driver) -> None:
-        """Put the saved state into the driver ``drv`` (instead of a first cut)."""
-        st = self.state
-        assert st is not None
-        try:
-            s = st["stats"]
-            drv.stats.nodes, drv.stats.updates = int(s["nodes"]), int(s["updates"])
-            drv.stats.solutions, drv.stats.profile = int(s["solutions"]), list(s["profile"])
-            drv.done = drv.done_before = float(st["done"])
-            drv.pieces_done = int(st["pieces_done"])
-            drv.splittable = bool(st.get("splittable", True))
-            top = len(drv.labels)
-            batches = [tuple(sorted(Entry(cf.key(k), cf.numbers(p, top), float(w))
-                                    for k, p, w in batch)) for batch in st["frontier"]]
-            self._restore(drv, st["answer"])
-        except (KeyError, TypeError, ValueError, IndexError) as e:
-            raise CheckpointError(f"checkpoint {self.path} is damaged ({e!r})") from None
-        for batch in batches:
-            drv.push(batch, new=True)
+    def code(self, sol: Piece) -> list[int]:
+        """A solution as it is saved: its option numbers (in the problem as given)."""
+        return [self._number(label) for label in sol]
 
-    def _restore(self, drv: Driver, a: dict[str, Any]) -> None:
-        answer, labels = drv.answer, self.labels
-        if isinstance(answer, CountAnswer):
-            answer.take((), int(a["total"]))
-        elif isinstance(answer, SolutionsAnswer):
-            answer.released = int(a["released"])
-            if answer.limit is not None and answer.released >= answer.limit:
-                answer.finished = True
-            for key, sols in a["held"]:
-                answer.take(cf.key(key), [tuple([labels[o] for o in cf.numbers(sol, len(labels))])
-                                        for sol in sols])
-        elif isinstance(answer, BestAnswer):
-            sign = -1 if answer.maximize else 1
-            for key, rank, score, sol in a["kbest"]:
-                value = cf.unscore(score)
-                answer.kbest.append((sign * value, cf.key(key), int(rank), value,
-                                     tuple([labels[o] for o in cf.numbers(sol, len(labels))])))
-            answer.kbest.sort(key=lambda t: t[:3])
-            answer.partial = [(cf.unscore(score),
-                               tuple([labels[o] for o in cf.numbers(sol, len(labels))]))
-                              for score, sol in a["partial"]]
-
-    def begin(self, drv: Driver) -> None:
-        """The run starts (resumed or new): take the lock, open the solutions' stream,
-        cut back to the checkpoint's size, and write a first checkpoint."""
-        self._lock()
-        self._sweep()
-        if self.view == "solutions":
-            size = 0 if self.state is None else int(self.state["answer"]["bytes"])
-            self.stream = open(self.stream_path, "r+b" if size else "wb")  # noqa: SIM115
-            self.stream.truncate(size)
-            self.stream.seek(size)
-        self.save(drv)
+    def stored(self) -> Iterator[Piece]:
+        """The solutions the stream held at the checkpoint (a resumed run yields them
+        first), as label tuples, each checked as an exact cover first."""
+        if self.stream is not None and self.state is not None:
+            yield from self.stream.stored(self.solution)
 
     # ------------------------------------------------------------- writing
+
+    def begin(self, run: Run) -> None:
+        """The run starts (resumed or new): take the lock, open the solutions' stream,
+        cut back to the checkpoint's record, and write a first checkpoint."""
+        self._lock()
+        sweep(self.path)
+        if self.view == "solutions":
+            if self.stream is None:
+                self.stream = cf.Stream(self.stream_path, None, False, self.path)
+            self.stream.open()
+        self.save(run)
 
     def guard(self) -> _Guard:
         return self._guard
@@ -301,75 +299,39 @@ class Checkpoint:
 
     def write(self, batch: list[Piece]) -> None:
         """Solutions released: to the stream, flushed."""
-        if self.stream is None or not batch:
+        if self.stream is None or self.stream.file is None or not batch:
             return
-        index = self._index
-        if index is None:
-            index = self._index = {label: o for o, label in enumerate(self.labels)}
-        self.stream.write("".join(
-            [json.dumps([index[label] for label in sol]) + "\n" for sol in batch]).encode())
-        self.stream.flush()
+        self.stream.write([json.dumps(self.code(sol)).encode() + b"\n" for sol in batch])
 
-    def save(self, drv: Driver, final: bool = False) -> None:
-        """Write the driver's state, atomically (a second Ctrl-C leaves the last one)."""
+    def save(self, run: Run, final: bool = False) -> None:
+        """Write the run's state, atomically (a second Ctrl-C leaves the last one)."""
+        self.saved_now = False
         if self._guard.unsafe:
             return
-        finished = final or drv.answer.finished
-        stream_bytes = 0
-        if self.stream is not None:
-            self.stream.flush()
-            os.fsync(self.stream.fileno())
-            stream_bytes = self.stream.tell()
+        finished = final or run.finished
         now = time.monotonic()
-        before = self.state or {}
-        s = drv.stats
-        state = {
+        before = self.state or {"sessions": 0, "seconds": 0.0}
+        state: dict[str, Any] = {
             "format": FORMAT, "version": VERSION, "fingerprint": self.fingerprint,
             "parts": self.parts, "finished": finished,
-            "sessions": int(before.get("sessions", 0)) + 1,
-            "seconds": float(before.get("seconds", 0.0)) + now - self.began,
+            "sessions": before["sessions"] + 1,
+            "seconds": float(before["seconds"]) + now - self.began,
             "saved": time.time(),
-            "stats": {"nodes": s.nodes, "updates": s.updates, "solutions": s.solutions,
-                      "profile": list(s.profile)},
-            "done": drv.done,
-            "pieces_done": drv.pieces_done, "splittable": drv.splittable,
-            "frontier": [] if finished else [[[list(e.key), list(e.piece), e.weight]
-                                              for e in batch] for batch in drv.batches()],
-            "answer": self._answer(drv.answer, stream_bytes),
+            "run": run.to_state(self.code, finished),
         }
-        cf.write_atomically(self.path, json.dumps(state, separators=(",", ":")).encode())
-        self.saved_at = now
+        if self.stream is not None and self.stream.file is not None:
+            state["stream"] = self.stream.record(finished)
+        cf.dump(self.path, state)
+        self.saved_at, self.saved_now = now, True
 
-    def _answer(self, answer: Answer, stream_bytes: int) -> dict[str, Any]:
-        index = self._index
-        if index is None:
-            index = self._index = {label: o for o, label in enumerate(self.labels)}
-        if isinstance(answer, CountAnswer):
-            return {"total": answer.total}
-        if isinstance(answer, SolutionsAnswer):
-            return {"released": answer.released, "bytes": stream_bytes,
-                    "held": [[list(key), [[index[label] for label in sol] for sol in sols]]
-                             for key, sols in sorted(answer.ready)]}
-        if isinstance(answer, BestAnswer):
-            return {"kbest": [[list(key), rank, cf.score(score), [index[x] for x in sol]]
-                              for _, key, rank, score, sol in answer.kbest],
-                    "partial": [[cf.score(score), [index[x] for x in sol]]
-                                for score, sol in answer.partial]}
-        raise CheckpointError(f"{type(answer).__name__} has no checkpoint")
-
-    def _sweep(self) -> None:
-        """Remove the temporary files of writes that a kill cut short."""
-        folder, name = os.path.split(os.path.abspath(self.path))
-        try:
-            leftovers = [f for f in os.listdir(folder)
-                         if f.startswith(f".{name}.") and f.endswith(".tmp")]
-        except OSError:
-            return
-        for f in leftovers:
-            try:
-                os.unlink(os.path.join(folder, f))
-            except OSError:
-                pass
+    def tell(self, e: BaseException) -> None:
+        """Say on the exception that stops the run what is on disk: ``checkpoint_written``
+        is ``"now"`` (its state at the stop), ``"earlier"`` (the last one written) or
+        absent (none)."""
+        if self.saved_now:
+            e.checkpoint_written = "now"  # type: ignore[attr-defined]
+        elif self.saved_at is not None or self.state is not None:
+            e.checkpoint_written = "earlier"  # type: ignore[attr-defined]
 
     def _lock(self) -> None:
         """One run at a time on a checkpoint (two would write over each other's
@@ -379,31 +341,31 @@ class Checkpoint:
             import fcntl
         except ImportError:                 # (not POSIX: no lock)
             return
-        self._locked = open(self.path + ".lock", "a+b")  # noqa: SIM115 - closed in close()
         try:
-            fcntl.flock(self._locked.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fd = open_regular(self.path + ".lock", "checkpoint lock", os.O_RDWR | os.O_CREAT)
+        except FileError as e:
+            raise CheckpointError(str(e)) from None
+        assert fd is not None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            self._locked.close()
-            self._locked = None
+            os.close(fd)
             raise CheckpointError(f"checkpoint {self.path} is in use by another run (its"
                                   f" lock {self.path}.lock is held)") from None
+        self._locked = fd
 
     def close(self) -> None:
         if self.stream is not None:
             self.stream.close()
-            self.stream = None
         if self._locked is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self.path + ".lock")
-            self._locked.close()            # (and with it the lock)
+            os.close(self._locked)          # (and with it the lock)
             self._locked = None
 
 
-def make(where: Spec | None, view: str, answer: Answer, opts: Any,
-         **keywords: Any) -> Checkpoint | None:
+def make(where: Spec | None, view: str, opts: Any, **keywords: Any) -> Checkpoint | None:
     """The checkpoint of a parallel view's run (None without one)."""
     if where is None:
         return None
-    return Checkpoint(where, view, answer, heuristic=opts.heuristic, forced=opts.forced,
-                      **keywords)
-
+    return Checkpoint(where, view, heuristic=opts.heuristic, forced=opts.forced, **keywords)

@@ -31,7 +31,9 @@ class Report(Stats):
     ``running`` those tasks, ``workers`` the workers seen, ``faults`` the tasks lost
     to a dead worker and run again, ``seconds`` the time since the run (or this
     session of it) began, ``checkpoint_age`` the seconds since the last checkpoint
-    was written (None: none yet, or no checkpoint).
+    was written (None: none yet, or no checkpoint), ``nodes_before`` the nodes of
+    earlier sessions of a resumed run (counted in ``nodes``: this session's pace is
+    ``(nodes - nodes_before) / seconds``).
 
     >>> r = Report(nodes=10, updates=40, solutions=2, profile=[1, 3, 6], fraction=0.5,
     ...            pieces_done=3, pieces_left=4, in_flight=2, workers=2)
@@ -50,6 +52,12 @@ class Report(Stats):
     in_flight: int = 0
     eta: float | None = None
     checkpoint_age: float | None = None
+    nodes_before: int = 0
+
+    @property
+    def rate(self) -> float:
+        """Nodes a second in this session (a resumed run's earlier nodes left out)."""
+        return (self.nodes - self.nodes_before) / self.seconds if self.seconds > 0 else 0.0
 
     def __str__(self) -> str:
         out = (f"{Stats.__str__(self)}; {self.fraction:.0%} done, {self.pieces_done:,} pieces"

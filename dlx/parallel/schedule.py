@@ -16,7 +16,8 @@ driver's own cost per task and the search's pace, smaller near the end.
 
 *Checkpoints* (:mod:`.checkpoint`): the pending batches and the pieces in flight
 are the frontier; with the merged answer and statistics they are saved every so
-often, on Ctrl-C and at the end, and a run resumes from them.
+often, on Ctrl-C and at the end (:meth:`Driver.to_state`), and a run resumes from
+them (:meth:`Driver.restore`, which checks every field before it believes one).
 
 *Progress.*  ``progress`` is called (at most every
 :data:`~dlx.parallel.report.REPORT_EVERY` seconds, and at the end) with a
@@ -32,23 +33,23 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from itertools import count as numbering
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from ..errors import BudgetExceeded, ExactCoverError
+from ..errors import BudgetExceeded, ExactCoverError, shown
 from ..options import Options, check_positive
-from ..problem import ExactCover
+from ..problem import Colored, ExactCover
 from ..serial import Request
+from . import state as saved
 from .answers import Answer
 from .executors import fresh_pool, is_fault, is_inline, width
 from .pieces import Entry, Piece, add, counts, cut
 from .report import REPORT_EVERY, Report, eta
 from .sizing import DRIVER_SHARE, ROUND_TRIPS, TASK_SECONDS, TaskSizing
+from .state import Context, StateError
 from .worker import Local, Outcome, Task, work
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
-
-    from .checkpoint import Checkpoint
 
 __all__ = ["Driver", "Report", "RETRIES", "REPORT_EVERY", "TASK_SECONDS", "ROUND_TRIPS",
            "DRIVER_SHARE"]
@@ -62,6 +63,50 @@ _GRACE = 5.0                    # seconds to wait for running tasks after a time
 _HEARTBEAT = 0.5                # seconds between checks while waiting
 
 _KEYS: weakref.WeakKeyDictionary[ExactCover, str] = weakref.WeakKeyDictionary()
+
+#: How far the shares of a saved frontier and what was done may be from the whole tree
+#: (they are sums of floats: a piece's share is a product of 1/siblings).
+_SHARE_SLACK = 1e-6
+
+
+class Guard(Protocol):
+    def on(self) -> None: ...
+    def off(self) -> None: ...
+    def check(self) -> None: ...
+
+
+class Keeper(Protocol):
+    """What the driver asks of a checkpoint (:class:`dlx.parallel.checkpoint.Checkpoint`):
+    the run it saved, and saving this one."""
+
+    saved_at: float | None
+
+    @property
+    def saved_run(self) -> Any: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def streamed(self) -> int | None: ...
+    def solution(self, x: Any, what: str) -> Piece: ...
+    def code(self, sol: Piece) -> list[int]: ...
+    def damaged(self, e: Exception) -> Exception: ...
+    def guard(self) -> Guard: ...
+    def due(self) -> bool: ...
+    def begin(self, run: Any) -> None: ...
+    def save(self, run: Any, final: bool = False) -> None: ...
+    def write(self, batch: list[Piece]) -> None: ...
+    def tell(self, e: BaseException) -> None: ...
+    def close(self) -> None: ...
+
+
+class _Saved(NamedTuple):
+    """A saved run, checked (:meth:`Driver.restore`), to be put in place at the start."""
+
+    counts: tuple[int, int, int, list[int]]
+    done: float
+    pieces_done: int
+    splittable: bool
+    batches: list[tuple[Entry, ...]]
 
 
 def _problem_key(problem: ExactCover) -> str:
@@ -87,7 +132,7 @@ class Driver(TaskSizing):
                  opts: Options, *, pieces: int | None = None, piece_nodes: int | None = None,
                  weights: Mapping[Any, Any] | None = None, k: int = 1, maximize: bool = True,
                  bound: Callable[..., Any] | None = None,
-                 checkpoint: Checkpoint | None = None) -> None:
+                 checkpoint: Keeper | None = None) -> None:
         from concurrent.futures import Executor, ThreadPoolExecutor
 
         req = Request(problem, opts)
@@ -138,6 +183,13 @@ class Driver(TaskSizing):
         self.deadline = None if opts.timeout is None else self.began + opts.timeout
         self.last_report = -REPORT_EVERY
         self.begun = False
+        self.nodes_before = 0                           # by earlier sessions
+        self._saved: _Saved | None = None
+        if checkpoint is not None and checkpoint.saved_run is not None:
+            try:
+                self.restore(checkpoint.saved_run, checkpoint)
+            except StateError as e:
+                raise checkpoint.damaged(e) from None
 
     # ---------------------------------------------------------------- the loop
 
@@ -184,6 +236,7 @@ class Driver(TaskSizing):
                     note = getattr(e, "add_note", None)         # (Python 3.11)
                     if note is not None:
                         note(f"(the checkpoint could not be written: {failed})")
+                ck.tell(e)
             raise
         finally:
             if guard is not None:
@@ -210,8 +263,8 @@ class Driver(TaskSizing):
     def _begin(self) -> None:
         pings = self._ping()
         ck = self.checkpoint
-        if ck is not None and ck.state is not None:
-            ck.resume(self)
+        if self._saved is not None:
+            self._resume(self._saved)
         else:
             self._start()
         if ck is not None:
@@ -235,6 +288,127 @@ class Driver(TaskSizing):
                 done.append(self.landed.get_nowait())
             except queue.Empty:
                 return done
+
+    # ------------------------------------------------------- the saved state
+
+    @property
+    def finished(self) -> bool:
+        """Is the answer complete (a limit reached, a first found)?"""
+        return self.answer.finished
+
+    def to_state(self, code: Callable[[Piece], list[int]], finished: bool) -> dict[str, Any]:
+        """The run's state as JSON values, for a checkpoint: the merged statistics, the
+        share of the tree done, the frontier in batches (none once ``finished``) and the
+        answer (its solutions as option numbers, by ``code``)."""
+        s = self.stats
+        return {
+            "stats": {"nodes": s.nodes, "updates": s.updates, "solutions": s.solutions,
+                      "profile": list(s.profile)},
+            "done": self.done, "pieces_done": self.pieces_done, "splittable": self.splittable,
+            "frontier": [] if finished else [[[list(e.key), list(e.piece), e.weight]
+                                              for e in batch] for batch in self.batches()],
+            "answer": self.answer.to_state(code),
+        }
+
+    def restore(self, state: Any, keeper: Keeper) -> None:
+        """Check a saved run field by field (:class:`StateError` names the one at fault),
+        restore the answer, and keep the rest for the start (:meth:`_resume`).
+
+        The statistics are counts (their profile adds up to the nodes); the frontier's
+        pieces are distinct and disjoint (none holds another's subtree), each a path
+        from the forced options of the search, in search order, with a share of the
+        tree; those shares and the share done add up to the whole tree (unless the
+        run finished with its frontier empty); the answer agrees with the statistics
+        (:meth:`Answer.restore`)."""
+        r = saved.fields(state, "the run", ["stats", "done", "pieces_done", "splittable",
+                                            "frontier", "answer"])
+        st = saved.fields(r["stats"], "the statistics", ["nodes", "updates", "solutions",
+                                                         "profile"])
+        top = len(self.labels)
+        depth = top + len(self.problem.primary) + 2
+        nodes, updates, solutions = (saved.whole(st[name], f"the {name} counted")
+                                     for name in ("nodes", "updates", "solutions"))
+        profile = [saved.whole(n, "a level of the profile")
+                   for n in saved.listed(st["profile"], "the profile", depth)]
+        if sum(profile) != nodes:
+            raise StateError(f"the profile adds up to {sum(profile):,} nodes, not {nodes:,}")
+        done = saved.ratio(r["done"], "the share done")
+        batches = [self._batch(b, top, depth) for b in saved.listed(r["frontier"],
+                                                                   "the frontier")]
+        entries = [e for batch in batches for e in batch]
+        keys = [e.key for e in entries]
+        saved.prefix_free([e.piece for e in entries], "the piece")
+        saved.prefix_free(keys, "the place in search order")
+        if keys != sorted(keys):
+            raise StateError("the frontier is not in search order")
+        if keeper.finished and entries:
+            raise StateError("the run finished, but its frontier is not empty")
+        left = sum([e.weight for e in entries])
+        if entries and abs(done + left - 1) > _SHARE_SLACK:
+            raise StateError(f"the frontier's shares ({left:.9f}) and the share done"
+                             f" ({done:.9f}) do not make the whole tree")
+        weights = self.weights
+        score = None if weights is None else (lambda sol: sum([weights[x] for x in sol]))
+        self.answer.restore(r["answer"], Context(keeper.solution, score, solutions,
+                                                 keeper.streamed))
+        if not entries and not self.answer.finished and abs(done - 1) > _SHARE_SLACK:
+            raise StateError(f"the frontier is empty, but only {done:.9f} of the tree is"
+                             " done")
+        self._saved = _Saved((nodes, updates, solutions, profile), done,
+                             saved.whole(r["pieces_done"], "the pieces done"),
+                             saved.flag(r["splittable"], "splittable"), batches)
+
+    def _batch(self, batch: Any, top: int, depth: int) -> tuple[Entry, ...]:
+        """A saved batch of the frontier, checked: ``[key, piece, share]`` entries."""
+        out = []
+        root = self.root
+        for x in saved.listed(batch, "a batch of the frontier"):
+            k, piece, share = saved.row(x, "a piece of the frontier", 3)
+            e = Entry(saved.key(k, "the place of a piece in search order", depth),
+                      saved.numbers(piece, top, "a piece of the frontier"),
+                      saved.share(share, "the share of a piece"))
+            if e.piece[:len(root)] != root:
+                raise StateError(f"the piece {list(e.piece)} does not start with the forced"
+                                 " options")
+            clash = self._clash(e.piece)
+            if clash is not None:
+                raise StateError(f"the piece {list(e.piece)} is no path of the search tree:"
+                                 f" {clash}")
+            out.append(e)
+        if not out:
+            raise StateError("a batch of the frontier is empty")
+        return tuple(out)
+
+    def _clash(self, piece: tuple[int, ...]) -> str | None:
+        """Why the options of ``piece`` cannot all be in one solution (None if they can):
+        an item covered more often than its bound, a secondary item given twice or in
+        two colours."""
+        p, labels = self.problem, self.labels
+        covered: dict[Any, int] = {}
+        colours: dict[Any, Any] = {}
+        for o in piece:
+            for e in p.options[labels[o]]:
+                if isinstance(e, Colored):
+                    item, colour = e.item, e.color
+                else:
+                    item, colour = e, None
+                    covered[item] = covered.get(item, 0) + 1
+                if colours.setdefault(item, colour) != colour or colour is None and \
+                        covered[item] > p.bound(item)[1]:
+                    return f"its options clash on item {shown(item)}"
+        return None
+
+    def _resume(self, state: _Saved) -> None:
+        """Put a checked saved run in place (instead of a first cut)."""
+        s = self.stats
+        s.nodes, s.updates, s.solutions, s.profile = state.counts
+        self.nodes_before = s.nodes
+        self.done = self.done_before = state.done
+        self.pieces_done, self.splittable = state.pieces_done, state.splittable
+        for batch in state.batches:
+            self.push(batch, new=True)
+
+    # ------------------------------------------------------------ the first cut
 
     def _start(self) -> None:
         o = self.opts
@@ -419,7 +593,7 @@ class Driver(TaskSizing):
                         running=len(self.flights), workers=len(self.workers),
                         faults=self.faults, seconds=now - self.began,
                         in_flight=self.in_flight, eta=eta(fraction, pace),
-                        checkpoint_age=age))
+                        checkpoint_age=age, nodes_before=self.nodes_before))
 
     # --------------------------------------------------------------- stopping
 

@@ -69,21 +69,29 @@ True
 The package, one module per concern; each imports only modules below it (and
 the public ``dlx`` API), so there are no cycles::
 
-    generate   generate, generate_many, minimize, is_minimal, random_grid: unique puzzles
-               (up to MAX_GENERATE_SIZE)
-    steer      a puzzle of a rare level, made from a seed puzzle known to need it (_seeds)
+    generate   generate, generate_many, random_grid: unique puzzles (up to
+               MAX_GENERATE_SIZE), of a level if asked
+    steer      a puzzle of a rare level, made from a seed puzzle known to need it (the data
+               file seeds.txt, package data)
+    minimal    minimize, is_minimal: givens removed while the puzzle stays unique
+    drive      puzzles in the making side by side, their searches sent to the engine together
     symmetry   SYMMETRIES, orbits: the patterns of givens
-    rate       rate, solve_steps, explain (clashes, or the human solution): Level, Rating
+    rate       rate, solve_steps, explain (clashes, or the human solution): Rating
+    techniques Level, TECHNIQUES, Step: the human techniques and their finders
     batches    Outcome, batch, solve_lines, solve/count/classify_many; the engine code
     boards     solve_board: a LeetCode 37 board (lists of "5" and ".") filled in place
     scoring    target_weights, score, max_score (branch and bound)
+    _maxscore  max_score's search and propagation
+    _bounds    max_score's weight reduction and bounds
     verdicts   Verdict, Clash, explain, is_legal, solve, solutions, count, classify
     encoding   encode (a puzzle as a dlx.ExactCover), decode
     reading    Entry, read_puzzles, MAX_LINE: files of puzzles
     grid       Grid, as_grid
     render     figure (a picture, with dlx.viz); the pretty grid, its rich Text
+    matrix     a shape's full matrix laid out once; a puzzle's givens as forced options
     notations  text -> cell values, and the one-line notation
-    shapes     Shape, Unit, Placement, SIZES, MAX_SIZE, the per-shape encoding tables
+    shapes     Shape, SIZES, MAX_SIZE
+    tables     Unit, Placement, and the tables derived from a shape, once per shape
     errors     SudokuError (every error of the package), SudokuFormatError, NoSolutionError;
                argument checks
 """
@@ -100,19 +108,20 @@ from .generate import (
     GenerateError,
     generate,
     generate_many,
-    is_minimal,
-    minimize,
     orbits,
     random_grid,
 )
 from .grid import Grid, as_grid
 from .grid import PuzzleLike as PuzzleLike
-from .rate import TECHNIQUES, Level, NotUniqueError, Rating, Step, explain, rate, solve_steps
+from .minimal import is_minimal, minimize
+from .rate import NotUniqueError, Rating, explain, rate, solve_steps
 from .reading import MAX_LINE as MAX_LINE
 from .reading import Entry, read_puzzles
 from .render import figure
 from .scoring import max_score, score, target_weights
-from .shapes import MAX_SIZE, SIZES, Placement, Shape, Unit
+from .shapes import MAX_SIZE, SIZES, Shape
+from .tables import Placement, Unit
+from .techniques import TECHNIQUES, Level, Step
 from .verdicts import Clash, Verdict, classify, count, is_legal, solutions, solve
 
 __all__ = [

@@ -48,18 +48,23 @@ The method, in four parts:
    grid, hence a solution.
 
 The entry point is :func:`best_completion`; :func:`problems.sudoku.max_score` calls it
-with the shape's units.
+with the shape's tables (:mod:`problems.sudoku.tables`: the units, each cell's peers,
+the overlapping units, the packings of the full units).  Here are the search (part
+2) and the propagation (part 3); the weight reduction (part 1) and the bounds (part
+4) are in :mod:`problems.sudoku._bounds`.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple, cast
 
-__all__ = ["best_completion", "reduce_weights", "SearchStats", "Completion",
-           "SearchLimitReached"]
+from ._bounds import Bounds, reduce_weights
+from .tables import Tables
+
+__all__ = ["best_completion", "SearchStats", "Completion", "SearchLimitReached"]
 
 _INF = math.inf
 
@@ -107,47 +112,6 @@ class SearchLimitReached(Exception):
         super().__init__(message)
         self.found = found
         self.what = what
-
-
-def reduce_weights(weights: Sequence[float], n: int, units: Sequence[Sequence[int]]
-                   ) -> tuple[list[float], float]:
-    """Equivalent weights with as many zeros as coordinate descent finds.
-
-    ``units`` must be full units (n cells, every digit exactly once).  Returns
-    ``(reduced, constant)`` with ``sum(weights[i] * d[i]) == constant +
-    sum(reduced[i] * d[i])`` for every complete valid grid ``d``.  Each step
-    subtracts the (lower) median of a unit's reduced weights from them, which
-    minimises their sum of absolute values over that unit's offset; integer
-    weights stay integers.  (With float weights, reduced weights within 1e-12
-    of the largest weight of zero are set to zero, so the identity then holds
-    to that precision.)
-
-    >>> from problems.sudoku import Shape, target_weights
-    >>> units = Shape.standard(9).tables().unit_cells
-    >>> w, c = reduce_weights(target_weights(9), 9, units)
-    >>> c, sum(1 for x in w if x), w[:9]
-    (2745, 17, [2, 1, 0, 0, 0, 0, 0, 1, 2])
-    """
-    res = list(weights)
-    const: float = 0
-    digit_sum = n * (n + 1) // 2
-    for _ in range(100):
-        changed = False
-        for u in units:
-            v = sorted(res[i] for i in u)
-            m = v[(len(v) - 1) // 2]
-            if m:
-                changed = True
-                const += m * digit_sum
-                for i in u:
-                    res[i] -= m
-        if not changed:
-            break
-    if not all(isinstance(x, int) for x in weights):
-        # Float rounding leaves dust such as 5e-17 where a weight should be 0.
-        tol = 1e-12 * max([1.0] + [abs(x) for x in weights])
-        res = [0 if abs(x) < tol else x for x in res]
-    return res, const
 
 
 def _matching(masks: list[int]) -> list[int] | None:
@@ -241,109 +205,37 @@ class _OutOfBudget(Exception):
     """A completion attempt used up its node budget (see ``_Solver._complete``)."""
 
 
-class _Tables:
-    """Index tables of one shape: N x N cells and a list of units.
-
-    A unit of N cells holds every digit exactly once ("full"), a smaller one
-    every digit at most once.
-    """
-
-    def __init__(self, n: int, units: Sequence[Sequence[int]]) -> None:
-        self.n = n
-        ncells = n * n
-        self.ncells = ncells
-        self.full = (1 << n) - 1
-        us = []
-        seen = set()
-        for u in units:
-            cells = tuple(sorted(set(u)))
-            if len(cells) != len(u) or any(not 0 <= i < ncells for i in cells) or len(cells) > n:
-                raise ValueError(f"bad unit {list(u)!r}")
-            if len(cells) >= 2 and cells not in seen:
-                seen.add(cells)
-                us.append(cells)
-        self.units = us
-        self.full_units = [u for u in us if len(u) == n]
-        # Lagrangian multipliers: unit k owns indices k*n .. k*n+n-1 (one per digit);
-        # a partial unit's are kept >= 0 (its digits appear at most once).
-        self.unit_partial = [len(u) < n for u in us]
-        offs: list[list[int]] = [[] for _ in range(ncells)]
-        near: list[set[int]] = [set() for _ in range(ncells)]
-        for k, u in enumerate(us):
-            for i in u:
-                offs[i].append(k * n)
-                near[i].update(u)
-        self.offsets = [tuple(o) for o in offs]
-        self.peers = [tuple(sorted(near[i] - {i})) for i in range(ncells)]
-        # Locked candidates: units A, B sharing two or more cells.  A digit that a
-        # full A can only place in A & B cannot go elsewhere in B.
-        inters = []
-        for a in range(len(us)):
-            for b in range(a + 1, len(us)):
-                common = set(us[a]) & set(us[b])
-                if len(common) >= 2:
-                    a_full, b_full = len(us[a]) == n, len(us[b]) == n
-                    if a_full or b_full:
-                        inters.append((tuple(sorted(common)),
-                                       tuple(sorted(set(us[a]) - common)),
-                                       tuple(sorted(set(us[b]) - common)), a_full, b_full))
-        self.inters = inters
-        # Ways of splitting the grid into disjoint units, for the cheap bound:
-        # greedy packings of the full units (rows, columns, boxes for the standard
-        # shape); cells left over become groups of one.
-        partitions = []
-        pool = list(self.full_units)
-        while pool:
-            taken: set[int] = set()
-            part: list[tuple[int, ...]] = []
-            rest = []
-            for u in pool:
-                if taken.isdisjoint(u):
-                    part.append(u)
-                    taken.update(u)
-                else:
-                    rest.append(u)
-            part += [(i,) for i in range(ncells) if i not in taken]
-            partitions.append(part)
-            pool = rest
-        self.partitions = partitions
-
-
-def best_completion(values: Sequence[int], weights: Sequence[float],
-                    units: Sequence[Sequence[int]], *, stats: SearchStats | None = None,
+def best_completion(values: Sequence[int], weights: Sequence[float], tables: Tables, *,
+                    stats: SearchStats | None = None,
                     max_nodes: int | None = None, time_limit: float | None = None,
                     root_iterations: int = 200, node_iterations: int = 20,
                     retune_iterations: int = 30) -> Completion | None:
     """The completion of a grid with the greatest sum of weight x digit, or None.
 
     ``values`` are the N*N cells, row-major (0 blank); ``weights`` N*N finite
-    numbers; ``units`` the shape's units as lists of cell indices (the N rows among
-    them; full units hold every digit once, smaller ones at most once), so that
-    standard, Sudoku-X and jigsaw shapes all work.  Raises
+    numbers; ``tables`` the shape's (:meth:`Shape.tables
+    <problems.sudoku.Shape.tables>`: its full units hold every digit once, smaller
+    ones at most once), so that standard, Sudoku-X and jigsaw shapes all work.  Raises
     :class:`SearchLimitReached` when ``max_nodes`` search nodes or ``time_limit``
     seconds run out.  Ties go to the first best completion found.  The iteration
     counts tune the Lagrangian bound only, never the answer.
 
-    >>> rows = [[4 * r + c for c in range(4)] for r in range(4)]
-    >>> cols = [[4 * r + c for r in range(4)] for c in range(4)]
-    >>> boxes = [[4 * (2 * (b // 2) + i) + 2 * (b % 2) + j for i in range(2) for j in range(2)]
-    ...          for b in range(4)]
+    >>> from problems.sudoku import Shape
     >>> best_completion([1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2], [1] * 16,
-    ...                 rows + cols + boxes).score
+    ...                 Shape.standard(4).tables()).score
     40
     """
     vals0 = [int(v) for v in values]
-    ncells = len(vals0)
-    n = math.isqrt(ncells)
-    if n * n != ncells or n < 1:
-        raise ValueError(f"a grid of {ncells} cells is not square")
+    n, ncells = tables.n, tables.ncells
+    if len(vals0) != ncells:
+        raise ValueError(f"{len(vals0)} cells for a {n}x{n} grid")
     w = list(weights)
     if len(w) != ncells:
         raise ValueError(f"{len(w)} weights for {ncells} cells")
     if any(not 0 <= v <= n for v in vals0):
         raise ValueError(f"a digit is out of range 1..{n}")
     started = time.perf_counter()        # the time limit counts the tables too
-    solver = _Solver(_Tables(n, units), w, stats, max_nodes, time_limit, started,
+    solver = _Solver(tables, w, stats, max_nodes, time_limit, started,
                      root_iterations, node_iterations, retune_iterations)
     return solver.run(vals0)
 
@@ -351,7 +243,7 @@ def best_completion(values: Sequence[int], weights: Sequence[float],
 class _Solver:
     """One branch-and-bound run (see the module docstring)."""
 
-    def __init__(self, t: _Tables, w: list[float], stats: SearchStats | None,
+    def __init__(self, t: Tables, w: list[float], stats: SearchStats | None,
                  max_nodes: int | None, time_limit: float | None, started: float,
                  root_iterations: int, node_iterations: int, retune_iterations: int) -> None:
         self.t = t
@@ -362,11 +254,10 @@ class _Solver:
         self.root_iterations = root_iterations
         self.node_iterations = node_iterations
         self.retune_iterations = retune_iterations
-        self.momentum = 0.7
         self.check_open = 1            # check completability with this few weighted cells open
-        self.stall_limit = 10          # halve the step after this many non-improving steps
         n = t.n
-        self.wr, self.const = reduce_weights(w, n, t.full_units)
+        self.every = (1 << n) - 1      # every digit, digit d as bit d - 1
+        self.wr, self.const = reduce_weights(w, n, t.full_score_units)
         self.integral = all(isinstance(x, int) for x in w)
         # Integer weights with a common factor (10**400 times the target weights) are
         # searched divided by it: the same completions win, and the floats of the
@@ -384,8 +275,7 @@ class _Solver:
             self.margin = -1e-9 * (1 + sum(abs(x) for x in w) * n)
         self.weighted = [i for i in range(t.ncells) if self.wr[i]]
         self.st.weighted_cells = len(self.weighted)
-        self.groups = [[g for g in ([i for i in u if self.wr[i]] for u in part) if g]
-                       for part in t.partitions]
+        self.bounds = Bounds(t, self.wr, self.st)
         self._budget = 0                # nodes left to the current completion attempt
         self.incumbent = -_INF          # best reduced score so far
         self.best_grid: list[int] | None = None
@@ -409,7 +299,7 @@ class _Solver:
         positions where the cheap rules leave the search thousands of nodes.
         """
         t = self.t
-        ncells, full, peers = t.ncells, t.full, t.peers
+        ncells, full, peers = t.ncells, self.every, t.peers
         while True:
             progress = True
             while progress:                     # naked singles
@@ -426,7 +316,7 @@ class _Solver:
                             for p in peers[i]:
                                 cand[p] &= nb
                             progress = True
-            for cells in t.full_units:          # hidden singles
+            for cells in t.full_score_units:          # hidden singles
                 once = twice = placed = 0
                 for i in cells:
                     v = vals[i]
@@ -452,7 +342,7 @@ class _Solver:
                     progress = True
             if progress:
                 continue
-            for common, a_rest, b_rest, a_full, b_full in t.inters:   # locked candidates
+            for common, a_rest, b_rest, a_full, b_full in t.overlaps:   # locked candidates
                 mi = 0
                 for i in common:
                     mi |= cand[i]
@@ -482,7 +372,7 @@ class _Solver:
                 continue
             if not strong:
                 return self._hall(cand, vals)
-            for cells in t.units:               # all-different filtering
+            for cells in t.score_units:               # all-different filtering
                 idx = [i for i in cells if not vals[i]]
                 if len(idx) > 1:
                     masks = [cand[i] for i in idx]
@@ -498,7 +388,7 @@ class _Solver:
 
     def _hall(self, cand: list[int], vals: list[int]) -> bool:
         """Can the empty cells of every unit still take distinct candidates?"""
-        for cells in self.t.units:
+        for cells in self.t.score_units:
             masks = [cand[i] for i in cells if not vals[i]]
             if len(masks) > 1 and not _matchable(masks):
                 return False
@@ -537,7 +427,7 @@ class _Solver:
         st.feasibility_nodes += 1
         if self.max_nodes is not None and st.feasibility_nodes + st.nodes > self.max_nodes:
             self._limit("max_nodes")
-        self._check_time()
+        self.check_time()
         self._budget -= 1
         if self._budget < 0:
             raise _OutOfBudget
@@ -559,8 +449,8 @@ class _Solver:
         if by_units and best_k > 2:
             places: list[int] | None = None
             digit = 0
-            full = t.full
-            for cells in t.full_units:
+            full = self.every
+            for cells in t.full_score_units:
                 placed = 0
                 for i in cells:
                     if vals[i]:
@@ -593,193 +483,9 @@ class _Solver:
                 return r
         return None
 
-    # ------------------------------------------------------------------ bounds
-
-    def _group_best(self, cells: list[int], cand: list[int], vals: list[int]) -> float:
-        """Best distinct-digit assignment of the empty cells among ``cells``."""
-        wr = self.wr
-        items = sorted(((wr[i], cand[i]) for i in cells if not vals[i]),
-                       key=lambda x: -abs(x[0]))
-        k = len(items)
-        if not k:
-            return 0
-        if k == 1:
-            a, m = items[0]
-            return a * (m.bit_length() if a > 0 else (m & -m).bit_length())
-        opt = [0.0] * (k + 1)
-        for j in range(k - 1, -1, -1):
-            a, m = items[j]
-            opt[j] = opt[j + 1] + a * (m.bit_length() if a > 0 else (m & -m).bit_length())
-        best = -_INF
-
-        def rec(j: int, taken: int, acc: float) -> None:
-            nonlocal best
-            if j == k:
-                if acc > best:
-                    best = acc
-                return
-            if acc + opt[j] <= best:
-                return
-            a, m = items[j]
-            m &= ~taken
-            while m:
-                b = 1 << (m.bit_length() - 1) if a > 0 else m & -m
-                m ^= b
-                rec(j + 1, taken | b, acc + a * b.bit_length())
-
-        rec(0, 0, 0)
-        return best
-
-    def _cheap_bound(self, cand: list[int], vals: list[int]) -> float:
-        """Min over the partitions of the sum of per-unit best assignments.
-
-        Exact per unit by a small depth-first search: meant for the few weighted
-        cells per unit left by the reduction; with many weighted cells per unit
-        it is skipped (inf) in favour of the Lagrangian bound.
-        """
-        res = _INF
-        for groups in self.groups:
-            total = 0.0
-            for g in groups:
-                if len(g) > 6:
-                    total = _INF
-                    break
-                total += self._group_best(g, cand, vals)
-                if total >= res:
-                    break
-            if total < res:
-                res = total
-        return res
-
-    def _lagrange(self, cand: list[int], vals: list[int], cur: float,
-                  mu: list[float], iterations: int
-                  ) -> tuple[float, list[float], list[tuple[int, int]] | None]:
-        """Lagrangian bound on the reduced score of the best completion.
-
-        ``cur`` is the reduced score of the placed cells and ``mu[k*n + d-1]`` the
-        price of digit d in unit k (see the module docstring, part 4).  Runs up
-        to ``iterations`` subgradient steps, stopping once the bound prunes.
-        Returns (bound, the multipliers of the best bound, that step's digit of
-        every empty cell as (cell, digit) pairs).
-        """
-        st = self.st
-        st.lagrange_calls += 1
-        t = self.t
-        n, wr = t.n, self.wr
-        mu = mu[:]
-        open_pairs: list[int] = []
-        for k, u in enumerate(t.units):
-            placed = 0
-            for i in u:
-                if vals[i]:
-                    placed |= 1 << (vals[i] - 1)
-            base = k * n
-            open_pairs.extend(base + d for d in range(n) if not placed >> d & 1)
-        nonneg = [x for x in open_pairs if t.unit_partial[x // n]]
-        # Per empty cell: its options as (a*d, mu indices...), and the digits.
-        # Per empty cell: (cell, options, digits); an option is (weight*digit, then
-        # the mu index of that digit in each unit of the cell).  Cells in exactly
-        # three units (all of them in the standard shape) take a faster path.
-        cells3: list[tuple[int, list[tuple[float, int, int, int]], list[int]]] = []
-        cells_other: list[tuple[int, list[tuple[float, tuple[int, ...]]], list[int]]] = []
-        for i in range(t.ncells):
-            if not vals[i]:
-                m = cand[i]
-                a = wr[i]
-                offs = t.offsets[i]
-                digits = [d for d in range(1, n + 1) if m >> (d - 1) & 1]
-                if len(offs) == 3:
-                    o1, o2, o3 = offs
-                    cells3.append((i, [(a * d, o1 + d - 1, o2 + d - 1, o3 + d - 1)
-                                       for d in digits], digits))
-                else:
-                    cells_other.append((i, [(a * d, tuple(o + d - 1 for o in offs))
-                                            for d in digits], digits))
-        order = [(i, digits) for i, _, digits in cells3]
-        order += [(i, digits) for i, _, digits in cells_other]
-        best_bound = _INF
-        best_mu = mu
-        best_sol: list[int] | None = None
-        threshold = self.incumbent + self.margin
-        theta = 1.0
-        stall = 0
-        direction = [0.0] * len(mu)
-        momentum = self.momentum
-        get: Callable[[int], float] = mu.__getitem__
-        for _ in range(iterations):
-            st.lagrange_iterations += 1
-            self._check_time()
-            total = cur + sum(map(get, open_pairs))
-            count = [0] * len(mu)
-            choice: list[int] = []
-            for _i, opts, _d in cells3:
-                xs = [ad - mu[j1] - mu[j2] - mu[j3] for ad, j1, j2, j3 in opts]
-                best = max(xs)
-                total += best
-                k = xs.index(best)
-                _, j1, j2, j3 = opts[k]
-                count[j1] += 1
-                count[j2] += 1
-                count[j3] += 1
-                choice.append(k)
-            for _i, opts2, _d in cells_other:
-                xs = [ad - sum(map(get, js)) for ad, js in opts2]
-                best = max(xs)
-                total += best
-                k = xs.index(best)
-                for j in opts2[k][1]:
-                    count[j] += 1
-                choice.append(k)
-            if total < best_bound - 1e-9:
-                best_bound, best_mu, best_sol = total, mu[:], choice
-                stall = 0
-            else:
-                stall += 1
-                if stall >= self.stall_limit:
-                    theta *= 0.5
-                    stall = 0
-            if best_bound <= threshold:
-                break
-            # Deflected subgradient: the subgradient plus momentum x the last direction.
-            norm2 = 0.0
-            tight = True
-            for x in open_pairs:
-                c = 1 - count[x]
-                if c:
-                    tight = False
-                g = c + momentum * direction[x]
-                direction[x] = g
-                norm2 += g * g
-            if tight:
-                # Every open (unit, digit) pair is used once: the cells form a valid grid.
-                grid = vals[:]
-                score = cur
-                for (i, digits), k in zip(order, choice, strict=True):
-                    grid[i] = digits[k]
-                    score += wr[i] * digits[k]
-                self._offer(score, grid)
-                threshold = self.incumbent + self.margin
-                if best_bound <= threshold:
-                    break
-            if not norm2:
-                break
-            # Polyak step towards a target below the incumbent (or below this value).
-            target = self.incumbent - 1 if self.incumbent > -_INF else total - 1
-            step = theta * max(total - target, 0.1) / norm2
-            for x in open_pairs:
-                mu[x] -= step * direction[x]
-            for x in nonneg:
-                if mu[x] < 0:
-                    mu[x] = 0.0
-        sol: list[tuple[int, int]] | None = None
-        if best_sol is not None:
-            sol = [(i, digits[k])
-                   for (i, digits), k in zip(order, best_sol, strict=True)]
-        return best_bound, best_mu, sol
-
     # ------------------------------------------------------------------ search
 
-    def _offer(self, score: float, grid: list[int]) -> None:
+    def offer(self, score: float, grid: list[int]) -> None:
         if score > self.incumbent:
             self.incumbent = score
             self.best_grid = grid
@@ -795,7 +501,7 @@ class _Solver:
     def _limit(self, what: str) -> None:
         raise SearchLimitReached(f"max_score: {what} ran out", self._found(), what)
 
-    def _check_time(self) -> None:
+    def check_time(self) -> None:
         """Stop (:class:`SearchLimitReached`) once ``time_limit`` has passed: called at
         every node of both searches and every step of the bound, each well under 50 ms
         up to 64x64 grids."""
@@ -808,7 +514,7 @@ class _Solver:
         st.nodes += 1
         if self.max_nodes is not None and st.nodes + st.feasibility_nodes > self.max_nodes:
             self._limit("max_nodes")
-        self._check_time()
+        self.check_time()
         if not self._propagate(cand, vals):
             return
         wr = self.wr
@@ -825,11 +531,11 @@ class _Solver:
                 st.leaves += 1
                 grid = self._complete(cand[:], vals[:])
                 if grid is not None:
-                    self._offer(cur, grid)
+                    self.offer(cur, grid)
             return
-        if cur + self._cheap_bound(cand, vals) <= self.incumbent + self.margin:
+        if cur + self.bounds.cheap(cand, vals) <= self.incumbent + self.margin:
             return
-        bound, mu, sol = self._lagrange(cand, vals, cur, mu, iterations)
+        bound, mu, sol = self.bounds.lagrange(self, cand, vals, cur, mu, iterations)
         if st.nodes == 1:
             try:
                 st.root_bound = bound * self.scale + self.const
@@ -844,7 +550,7 @@ class _Solver:
             witness = self._complete(cand[:], vals[:])
             if witness is None:
                 return
-            self._offer(sum(wr[i] * witness[i] for i in self.weighted), witness)
+            self.offer(sum(wr[i] * witness[i] for i in self.weighted), witness)
             if bound <= self.incumbent + self.margin:
                 return
         # Branch on the weighted cell with fewest candidates (heaviest on ties);
@@ -869,8 +575,8 @@ class _Solver:
             if self.incumbent > tuned_for:     # a better incumbent: tighten this bound
                 tuned_for = self.incumbent
                 if bound > self.incumbent + self.margin:
-                    bound, mu, _ = self._lagrange(cand, vals, cur, mu,
-                                                 self.retune_iterations)
+                    bound, mu, _ = self.bounds.lagrange(self, cand, vals, cur, mu,
+                                                        self.retune_iterations)
             if bound <= self.incumbent + self.margin:
                 return
             c2, v2 = cand[:], vals[:]
@@ -879,7 +585,7 @@ class _Solver:
 
     def run(self, vals0: list[int]) -> Completion | None:
         t = self.t
-        cand = [t.full] * t.ncells
+        cand = [self.every] * t.ncells
         vals = [0] * t.ncells
         try:
             for i, v in enumerate(vals0):
@@ -892,8 +598,8 @@ class _Solver:
             witness = self._complete(cand[:], vals[:])
             if witness is None:
                 return None
-            self._offer(sum(self.wr[i] * witness[i] for i in self.weighted), witness)
-            self._search(cand, vals, [0.0] * (len(t.units) * t.n), self.root_iterations,
+            self.offer(sum(self.wr[i] * witness[i] for i in self.weighted), witness)
+            self._search(cand, vals, [0.0] * (len(t.score_units) * t.n), self.root_iterations,
                          witness)
         finally:
             self.st.seconds = time.perf_counter() - self.t0

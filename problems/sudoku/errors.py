@@ -20,13 +20,12 @@ tries must be a whole number from 1 up, not 2.5
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import dlx
 
-__all__ = ["SudokuError", "SudokuFormatError", "NoSolutionError", "Deadline", "whole", "seconds",
-           "seed_of"]
+__all__ = ["SudokuError", "SudokuFormatError", "NoSolutionError", "deadline_of", "whole",
+           "seconds", "seed_of"]
 
 
 class SudokuError(dlx.ExactCoverError):
@@ -151,33 +150,11 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-class Deadline:
-    """The end of a ``timeout=`` of the package's functions: seconds from when it is made
-    (None: no end).  :meth:`check` raises :class:`dlx.BudgetExceeded` (its ``timeout``
-    the whole limit) once the time is up; :meth:`left` is what remains, for a search.
+def deadline_of(timeout: Any) -> dlx.Deadline:
+    """The :class:`dlx.Deadline` of a ``timeout=`` argument, checked first by :func:`seconds`
+    (so a bad one is a :class:`SudokuError` naming ``timeout``).
 
-    >>> Deadline(None).left() is None, 0 < Deadline(5).left() <= 5
+    >>> deadline_of(None).remaining() is None, 0 < deadline_of(5).remaining() <= 5
     (True, True)
     """
-
-    __slots__ = ("timeout", "end")
-
-    def __init__(self, timeout: Any) -> None:
-        self.timeout = seconds(timeout)
-        self.end = None if self.timeout is None else time.monotonic() + self.timeout
-
-    def left(self) -> float | None:
-        """Seconds left (a tiny positive number once past the end), or None: no limit."""
-        return None if self.end is None else max(self.end - time.monotonic(), 1e-6)
-
-    def passed(self) -> bool:
-        return self.end is not None and time.monotonic() >= self.end
-
-    def check(self) -> None:
-        """Raise :class:`dlx.BudgetExceeded` if the time is up."""
-        if self.passed():
-            raise self.exceeded()
-
-    def exceeded(self, found: Any = None) -> dlx.BudgetExceeded:
-        """The error that says the time ran out (``found``: what was made by then)."""
-        return dlx.BudgetExceeded(None, found, timeout=self.timeout)
+    return dlx.Deadline(seconds(timeout))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Sequence
-from typing import Any, Union
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Union, overload
 
 from .errors import SudokuFormatError, _shown
 from .notations import _CELL_OF_BYTE, _one_line, _parse_cells
@@ -33,6 +33,24 @@ class Grid:
     ----+----
     . 4 | . .
     . . | . 2
+
+    A grid also reads as its text, the line it prints: it compares equal to
+    exactly that line (blanks as ``.``; another notation of the same grid is
+    other text: parse it), hashes as it does, and ``len``, ``in``, iteration,
+    an index and a slice are those of the line.  ``grid[r, c]`` is the digit
+    in a cell (an int), ``grid.values`` the digits.
+
+    >>> g == "1.....3..4.....2", g != "1000003004000002"
+    (True, True)
+    >>> g[:4], g[4:8], len(g), "3." in g
+    ('1...', '..3.', 16, True)
+    >>> {g: "a puzzle"}["1.....3..4.....2"]
+    'a puzzle'
+
+    Two grids are equal when they have the same digits and the same shape, so
+    a Sudoku-X grid and a standard grid of the same digits are not equal to each
+    other, though each is equal to the line.  Above 35x35 the line is the cells'
+    numbers with a space between them (``len`` counts its characters).
     """
 
     __slots__ = ("_values", "_shape", "_givens")
@@ -149,20 +167,53 @@ class Grid:
         """True when no cell is blank."""
         return 0 not in self._values
 
-    def __getitem__(self, rc: tuple[int, int]) -> int:
-        r, c = rc
+    @overload
+    def __getitem__(self, key: tuple[int, int]) -> int: ...
+
+    @overload
+    def __getitem__(self, key: int | slice) -> str: ...
+
+    def __getitem__(self, key: tuple[int, int] | int | slice) -> int | str:
+        """``grid[r, c]``: the digit in row r, column c (0-based; 0 blank).  ``grid[i]``
+        and ``grid[i:j]``: that character or slice of the line (``str(grid)``)."""
+        if not isinstance(key, tuple):
+            if isinstance(key, (int, slice)):
+                return str(self)[key]
+            raise TypeError(f"a Grid is indexed by (row, col), an int or a slice of its line,"
+                            f" not {type(key).__name__}")
+        r, c = key
         n = self.size
         if not (0 <= r < n and 0 <= c < n):
-            raise IndexError(f"cell {rc!r} is off the {n}x{n} grid")
+            raise IndexError(f"cell {key!r} is off the {n}x{n} grid")
         return self._values[r * n + c]
 
+    def __len__(self) -> int:
+        """The length of the line (``str(grid)``): the number of cells up to 35x35."""
+        return len(str(self))
+
+    def __iter__(self) -> Iterator[str]:
+        """The characters of the line (``str(grid)``)."""
+        return iter(str(self))
+
+    def __contains__(self, text: object) -> bool:
+        """Is ``text`` part of the line (``str(grid)``)?"""
+        if not isinstance(text, str):
+            raise TypeError(f"'in <Grid>' looks for text in the grid's line, not"
+                            f" {type(text).__name__} (the digits are grid.values)")
+        return text in str(self)
+
     def __eq__(self, other: object) -> bool:
+        """Equal to a grid of the same digits and shape, and to the line it prints."""
+        if isinstance(other, str):
+            return str(self) == other
         if not isinstance(other, Grid):
             return NotImplemented
         return self._values == other._values and self._shape == other._shape
 
     def __hash__(self) -> int:
-        return hash((self._values, self._shape))
+        # that of the line, which the grid equals (grids of two shapes with the same
+        # digits share it, and differ)
+        return hash(str(self))
 
     def __str__(self) -> str:
         return _one_line(self._values, self.size)

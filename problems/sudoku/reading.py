@@ -32,8 +32,9 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
                  shape: Shape | None = None, max_line: int | None = None) -> Iterator[Entry]:
     """Puzzles of a batch: one per line, or grids of N lines separated by blank lines.
 
-    ``source`` is text, a text stream (read a line at a time, each line with a
-    length cap) or an iterable of lines (str); anything else raises
+    ``source`` is text (a :class:`~problems.sudoku.Grid` reads as its line), a
+    text stream (read a line at a time, each line with a length cap) or an
+    iterable of lines (str); anything else raises
     :class:`~problems.sudoku.SudokuError` at once.
 
     Blank lines and ``#`` comments are skipped, and a line ``end`` ends the input
@@ -79,8 +80,8 @@ def read_puzzles(source: IO[str] | Iterable[str] | str, *, box: tuple[int, int] 
                           f" not {_shown(source)}")
     whole(max_line, "max_line", low=1, none=True)
     expect = _expected_size(shape, box)
-    if isinstance(source, str):
-        source = source.splitlines(keepends=True)
+    if isinstance(source, (str, Grid)):
+        source = str(source).splitlines(keepends=True)
     return _read(source, box, shape, max_line, expect)
 
 

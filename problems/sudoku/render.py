@@ -12,6 +12,7 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .errors import SudokuError
 from .notations import _VALUE_CHAR
 
 if TYPE_CHECKING:
@@ -89,14 +90,17 @@ def figure(grid: Any, givens: Any = None, *, box: tuple[int, int] | None = None,
     ``grid`` is an 81-character string (``.`` or ``0`` blank), a flat or nested list
     of numbers, or any object with ``values`` (such as :class:`~problems.sudoku.Grid`,
     whose ``givens`` and ``box`` are used too).  ``givens`` is the puzzle (same
-    forms) or a list of booleans; by default every filled cell is a given.
-    ``regions`` (one region name per cell) draws jigsaw outlines instead of boxes.
-    Without matplotlib, raises :class:`dlx.viz.MissingExtraError` (an ImportError)
-    saying ``pip install 'dancing-links-dlx[viz]'``.
+    forms) or a list of booleans; by default every filled cell is a given.  The
+    puzzle's digits must be the grid's in their cells (the grid is the puzzle
+    solved, or partly): ``figure(solution, puzzle)``, not the other way round; a
+    puzzle that does not agree raises :class:`~problems.sudoku.SudokuError`
+    naming the first cell that differs.  ``regions`` (one region name per cell)
+    draws jigsaw outlines instead of boxes.  Without matplotlib, raises
+    :class:`dlx.viz.MissingExtraError` (an ImportError) saying
+    ``pip install 'dancing-links-dlx[viz]'``.
     """
     from dlx import viz
 
-    viz.require("sudoku.figure")
     values = _cell_values(grid)
     n = math.isqrt(len(values))
     if n * n != len(values) or n == 0:
@@ -107,9 +111,13 @@ def figure(grid: Any, givens: Any = None, *, box: tuple[int, int] | None = None,
     elif isinstance(givens, Sequence) and givens and all(isinstance(g, bool) for g in givens):
         flags = list(givens)
     else:
-        flags = [bool(v) for v in _cell_values(givens)]
+        puzzle = _cell_values(givens)
+        if len(puzzle) == n * n:
+            _check_agrees(values, puzzle, n)
+        flags = [bool(v) for v in puzzle]
     if len(flags) != n * n:
         raise ValueError(f"givens has {len(flags)} cells for a {n}x{n} grid")
+    viz.require("sudoku.figure")
     if regions is None:
         if box is None:
             box = getattr(grid, "box", None)
@@ -137,6 +145,32 @@ def figure(grid: Any, givens: Any = None, *, box: tuple[int, int] | None = None,
     ax.set_title(title if title is not None else
                  f"{sum(flags)} givens, {filled} filled, {values.count(0)} blank", fontsize=10)
     return fig
+
+
+def _check_agrees(values: list[int], puzzle: list[int], n: int) -> None:
+    """Raise :class:`~problems.sudoku.SudokuError` unless every digit of ``puzzle`` (the
+    ``givens`` of :func:`figure`) is the digit of ``values`` (its ``grid``) in its cell.
+
+    >>> _check_agrees([1, 2, 2, 1], [1, 0, 0, 0], 2)
+    >>> _check_agrees([1, 0, 0, 0], [1, 2, 2, 1], 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    problems.sudoku.errors.SudokuError: figure(grid, givens): ... are they swapped? ...
+    """
+    wrong = [k for k, (v, p) in enumerate(zip(values, puzzle, strict=True)) if p and v != p]
+    if not wrong:
+        return
+    k = wrong[0]
+    r, c = divmod(k, n)
+    has = values[k] if values[k] else "a blank"
+    given = sum(1 for p in puzzle if p)
+    differ = "1 of its digits differs" if len(wrong) == 1 else \
+        f"{len(wrong)} of its {given} digits differ"
+    swapped = all(v == p for v, p in zip(values, puzzle, strict=True) if v)
+    raise SudokuError(f"figure(grid, givens): givens has {puzzle[k]} at r{r + 1}c{c + 1} where the"
+                      f" grid has {has} ({differ}): givens must be the puzzle the grid was solved"
+                      " from" + ("; are they swapped? The grid to draw comes first, then its"
+                                 " puzzle: figure(solution, puzzle)" if swapped else ""))
 
 
 def _cell_values(grid: Any) -> list[int]:

@@ -109,10 +109,9 @@ def max_score(puzzle: PuzzleLike, weights: Sequence[Any] | None = None, *,
     if not _legal(g):
         return None
     counts = _maxscore.SearchStats()
-    units = g.shape.tables().unit_cells
     left = None if limit is None else max(limit - (time.perf_counter() - started), 1e-6)
     try:
-        best = _maxscore.best_completion(g.values, w, units, stats=counts,
+        best = _maxscore.best_completion(g.values, w, g.shape.tables(), stats=counts,
                                          max_nodes=max_nodes, time_limit=left)
     except _maxscore.SearchLimitReached as e:
         found = None

@@ -1,9 +1,10 @@
-"""Shapes: the unit structure of a Sudoku variant, and its per-shape encoding tables.
+"""Shapes: the unit structure of a Sudoku variant.
 
 A :class:`Shape` is data (its size, box and :class:`Unit` list), so standard
-Sudoku, Sudoku-X, jigsaw and windoku need no special code.  Its tables (the
-items and :class:`Placement` labels of every cell and digit) are built once per
-shape and cached on it.
+Sudoku, Sudoku-X, jigsaw and windoku need no special code.  What the package
+derives from it (items and :class:`Placement` labels of every cell and digit,
+peers, the units the techniques scan, ...) is in one :class:`~.tables.Tables`
+per shape (:mod:`problems.sudoku.tables`), built on first use and kept on it.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import math
 import operator
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from .errors import SudokuError, SudokuFormatError, _shown, whole
+from .tables import Placement, Tables, Unit
 
 __all__ = ["SIZES", "MAX_SIZE", "Placement", "Unit", "Shape"]
 
@@ -32,126 +34,13 @@ MAX_SIZE = 64
 _COUNTS_TEXT = "16, 36, 81, 144, 256 or 625"
 
 
-class Placement(NamedTuple):
-    """Option label: ``digit`` (1..N) in the cell at ``row``, ``col`` (0-based)."""
-
-    row: int
-    col: int
-    digit: int
-
-
-class Unit(NamedTuple):
-    """A set of cells that holds each digit at most once (exactly once when it has N cells).
-
-    ``kind`` and ``number`` name its items ``(kind, number, digit)``; ``cells`` are
-    ``(row, col)`` pairs; ``title`` is for people ("row 1", "main diagonal").
-    """
-
-    kind: str
-    number: int
-    cells: tuple[tuple[int, int], ...]
-    title: str = ""
-
-
-# --------------------------------------------------------------------------- per-shape tables
-
-
-class _Tables:
-    """Per-shape tables, built once: items and labels of every (cell, digit)."""
-
-    __slots__ = ("n", "primary", "secondary", "labels", "items", "unit_items", "unit_cells",
-                 "families", "core")
-
-    n: int
-    core: dict[str | None, Any]
-    primary: tuple[Hashable, ...]
-    secondary: tuple[Hashable, ...]
-    labels: list[list[Placement]]
-    items: list[list[tuple[Hashable, ...]]]
-    unit_items: list[list[tuple[Hashable, ...]]]
-    unit_cells: list[tuple[int, ...]]
-    families: dict[str, dict[int, int]]
-
-    def __init__(self, shape: Shape) -> None:
-        n = shape.size
-        self.n = n
-        self.core = {}   # engine= -> the full matrix, prepared (matrix.prepared)
-        self.primary, self.secondary = _shape_items(shape)
-        # labels[i][d], items[i][d] (cell item first), unit_items[i][d]; index 0 unused
-        self.labels, self.items, self.unit_items = _cell_tables(shape)
-        self.unit_cells = [tuple(r * n + c for r, c in unit.cells) for unit in shape.units]
-        # Families of full units that split the grid into parts (rows, columns, boxes):
-        # kind -> cell index -> unit index.  The scoring bound works per family.
-        self.families = _families(shape)
-
-
-def _shape_items(shape: Shape) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
-    """Primary items (the cells, then units of N cells) and secondary items (smaller units)."""
-    n = shape.size
-    primary: list[Hashable] = [("cell", r, c) for r in range(n) for c in range(n)]
-    secondary: list[Hashable] = []
-    for unit in shape.units:
-        names = [(unit.kind, unit.number, d) for d in range(1, n + 1)]
-        (primary if len(unit.cells) == n else secondary).extend(names)
-    return tuple(primary), tuple(secondary)
-
-
-def _cell_tables(shape: Shape) -> tuple[list[list[Placement]], list[list[tuple[Hashable, ...]]],
-                                         list[list[tuple[Hashable, ...]]]]:
-    """Per cell and digit: the label, the option's items, and its unit items alone."""
-    n = shape.size
-    units_of: list[list[tuple[str, int]]] = [[] for _ in range(n * n)]
-    for unit in shape.units:
-        for r, c in unit.cells:
-            units_of[r * n + c].append((unit.kind, unit.number))
-    labels: list[list[Placement]] = []
-    items: list[list[tuple[Hashable, ...]]] = []
-    unit_items: list[list[tuple[Hashable, ...]]] = []
-    for i in range(n * n):
-        r, c = divmod(i, n)
-        cell = ("cell", r, c)
-        lab: list[Placement] = [Placement(r, c, 0)]
-        its: list[tuple[Hashable, ...]] = [()]
-        uits: list[tuple[Hashable, ...]] = [()]
-        for d in range(1, n + 1):
-            u = tuple((kind, idx, d) for kind, idx in units_of[i])
-            lab.append(Placement(r, c, d))
-            its.append((cell, *u))
-            uits.append(u)
-        labels.append(lab)
-        items.append(its)
-        unit_items.append(uits)
-    return labels, items, unit_items
-
-
-def _families(shape: Shape) -> dict[str, dict[int, int]]:
-    """Kinds whose N units of N cells, numbered 0..N-1, split the grid: cell -> unit number."""
-    n = shape.size
-    by_kind: dict[str, list[Unit]] = {}
-    for unit in shape.units:
-        by_kind.setdefault(unit.kind, []).append(unit)
-    families: dict[str, dict[int, int]] = {}
-    for kind, units in by_kind.items():
-        owner: dict[int, int] = {}
-        if all(len(x.cells) == n for x in units) and len(units) == n:
-            for x in units:
-                for r, c in x.cells:
-                    owner[r * n + c] = x.number
-            if len(owner) == n * n and sorted({x.number for x in units}) == list(range(n)):
-                families[kind] = owner
-    return families
-
-
-# --------------------------------------------------------------------------- shapes
-
-
 class Shape:
     """The unit structure of a Sudoku variant: its size, box shape and units.
 
     Every unit is a :class:`Unit`; a unit of N cells holds every digit exactly
     once, a smaller one every digit at most once.  Build shapes with
     :meth:`standard`, :meth:`diagonal` (Sudoku-X), :meth:`jigsaw` or
-    :meth:`extend`; the per-shape encoding tables are computed once and cached.
+    :meth:`extend`; the tables derived from it are made once and kept (:meth:`tables`).
 
     >>> Shape.standard(6).box
     (2, 3)
@@ -173,7 +62,7 @@ class Shape:
     name: str
     _key: tuple[Any, ...]
     _hash: int
-    _tables: _Tables | None
+    _tables: Tables | None
 
     def __init__(self, size: int, units: Iterable[Unit | tuple[Any, ...]],
                  box: tuple[int, int] | None = None, name: str = "custom") -> None:
@@ -216,11 +105,12 @@ class Shape:
         box = "" if self.box is None else f", box={self.box}"
         return f"<Shape {self.name} {self.size}x{self.size}{box}, {len(self.units)} units>"
 
-    def tables(self) -> _Tables:
-        """The encoding tables of this shape (built on first use, then cached)."""
+    def tables(self) -> Tables:
+        """The tables the package derives from this shape (:mod:`problems.sudoku.tables`):
+        made on first use and kept, each of its tables built when first read."""
         t = self._tables
         if t is None:
-            t = _Tables(self)
+            t = Tables(self.size, self.units)
             object.__setattr__(self, "_tables", t)
         return t
 

@@ -7,9 +7,9 @@ puzzles, :func:`~problems.sudoku.rate` put 47% at level 0 (singles), 10% at 1,
 random puzzles until one has the level takes seconds to minutes for those.
 
 So :func:`steered` starts from a *seed*: a puzzle of the level found once by that
-random search (:data:`SEEDS`, a dozen per level and pattern of givens, from
-different grids).  It makes a new puzzle out of it in three moves, each of which
-keeps the level:
+random search (:func:`seeds`, a dozen per level and pattern of givens, from
+different grids, kept in the data file ``seeds.txt`` beside this module).  It
+makes a new puzzle out of it in three moves, each of which keeps the level:
 
 1. A random transformation of the grid that keeps every rule: new digits, rows
    swapped within a band, bands swapped, the same for columns, the transpose.
@@ -39,16 +39,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
+from importlib import resources
+from typing import Any
 
-from ._seeds import SEEDS
-from .errors import Deadline
+import dlx
+
+from .errors import SudokuFormatError
 from .grid import Grid
-from .rate import Layout, _Solver, layout, unique_solution
+from .rate import layout, unique_solution
 from .shapes import Shape
 from .symmetry import orbits
+from .tables import Tables
+from .techniques import Solver
 
-__all__ = ["SEEDS", "can_steer", "steered", "solves_within"]
+__all__ = ["SEEDS_FILE", "seeds", "can_steer", "steered", "solves_within"]
 
 #: A permutation of the 81 cells: ``p[i]`` is where cell ``i`` goes.
 _Perm = tuple[int, ...]
@@ -58,27 +63,61 @@ _Perm = tuple[int, ...]
 ADDED = 30
 
 
+#: The data file of the seeds, package data beside this module: one puzzle a line,
+#: ``pattern level puzzle``, and ``#`` comments that say where the puzzles come from.
+SEEDS_FILE = "seeds.txt"
+
+
+@cache
+def seeds() -> dict[str, dict[int, tuple[str, ...]]]:
+    """The seed puzzles: pattern of givens -> level -> one-line puzzles (read from
+    :data:`SEEDS_FILE` on first use; also ``steer.SEEDS``).
+
+    >>> sorted(seeds()), len(seeds()["rot180"][6])
+    (['antidiagonal', 'diagonal', 'mirror', 'none', 'rot180', 'rot90'], 12)
+    """
+    text = resources.files("problems.sudoku").joinpath(SEEDS_FILE).read_text(encoding="ascii")
+    out: dict[str, dict[int, list[str]]] = {}
+    for k, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split()
+        if len(fields) != 3 or fields[0] not in _PATTERN or fields[1] not in tuple("12345678") \
+                or len(fields[2]) != 81:
+            raise SudokuFormatError(f"{SEEDS_FILE}, line {k}: expected 'pattern level puzzle'"
+                                    " (a pattern of givens, a level 1-8, 81 cells)")
+        out.setdefault(fields[0], {}).setdefault(int(fields[1]), []).append(fields[2])
+    return {name: {level: tuple(p) for level, p in levels.items()}
+            for name, levels in out.items()}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SEEDS":                 # read when first asked for, not on import
+        return seeds()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def can_steer(shape: Shape, symmetry: str | None, level: int) -> bool:
     """Are there seeds for puzzles of this shape, pattern and level?  (Standard 9x9.)"""
-    return shape == Shape.standard(9) and level in SEEDS.get(symmetry or "none", {})
+    return shape == Shape.standard(9) and level in seeds().get(symmetry or "none", {})
 
 
-def solves_within(lay: Layout, values: Sequence[int], level: int,
-                  deadline: Deadline | None = None) -> bool:
+def solves_within(lay: Tables, values: Sequence[int], level: int,
+                  deadline: dlx.Deadline | None = None) -> bool:
     """Do the techniques of ``level`` or less solve the puzzle ``values``?"""
-    return _Solver(lay, values, deadline).solves(level)
+    return Solver(lay, values, deadline).solves(level)
 
 
 def steered(shape: Shape, level: int, symmetry: str | None, rng: random.Random,
-            deadline: Deadline | None = None) -> Grid:
-    """A new puzzle of ``level`` from one of the :data:`SEEDS` (see the module docstring).
+            deadline: dlx.Deadline | None = None) -> Grid:
+    """A new puzzle of ``level`` from one of the :func:`seeds` (see the module docstring).
 
     ``shape`` must be the standard 9x9 (:func:`can_steer`).  Its givens have the
     pattern ``symmetry``.  ``deadline`` is checked inside every solve.
     """
     name = symmetry or "none"
     lay = layout(shape)
-    seed = Grid(rng.choice(SEEDS[name][level]), shape=shape)
+    seed = Grid(rng.choice(seeds()[name][level]), shape=shape)
     moved = _moved(seed.values, _transform(name, rng), rng)
     solution = unique_solution(Grid(moved, shape=shape), "steered", deadline).values
     groups = orbits(9, symmetry)

@@ -2,7 +2,7 @@
 :class:`Session` reads every input, queues the puzzles, answers them in chunks through
 :func:`problems.sudoku.batch` (score and rate one by one) and prints the answers in order.
 
-See :mod:`dlx.cli.sudoku` for the command itself: its options, input and exit codes.
+See :mod:`problems.cli.sudoku` for the command itself: its options, input and exit codes.
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 import dlx
-from problems import sudoku
-
-from .common import (
+from dlx.cli import (
+    SOLVERS,
     Batch,
     Deadline,
     counted,
@@ -30,6 +29,7 @@ from .common import (
     progress_wanted,
     slow_engine_note,
 )
+from problems import sudoku
 
 __all__ = ["MAX_CHUNK", "CHUNK_SECONDS", "Session", "print_sudoku_stats", "write", "render",
            "progress_display"]
@@ -75,6 +75,7 @@ class Session:
         self.args = args
         self.shape = shape
         self.command: str = args.sudoku_command
+        self.restarts: bool = getattr(args, "restarts", False)     # (solve --restarts)
         self.tally = _Tally()
         self.batch = Batch()
         self.deadline = Deadline(args.timeout)
@@ -123,7 +124,7 @@ class Session:
     def feed(self, stream: IO[str], name: str) -> bool:
         """Answer the puzzles of one input; False when the time limit stops the run."""
         args = self.args
-        batched = self.command in ("solve", "count", "classify")
+        batched = self.command in ("solve", "count", "classify") and not self.restarts
         # Runs of puzzles go to sudoku.batch together (the compiled fast path): up to
         # MAX_CHUNK at a time, starting small so the first answers come at once, and
         # one by one when the input is a terminal (someone typing puzzles).
@@ -185,9 +186,11 @@ class Session:
         """Answer the pending puzzles with one sudoku.batch call; return its seconds."""
         grids = [g for _, _, _, g, _ in self.pending if g is not None]
         start = time.perf_counter()
-        outcomes = iter(sudoku.batch(grids, _limit(self.command, self.args),
-                                     max_nodes=self.args.max_nodes,
-                                     timeout=self.deadline.remaining()))
+        engine = getattr(self.args, "engine", None)
+        search: Any = _one_by_one if engine in SOLVERS else sudoku.batch
+        outcomes = iter(search(grids, _limit(self.command, self.args),
+                               max_nodes=self.args.max_nodes,
+                               timeout=self.deadline.remaining(), engine=engine))
         took = time.perf_counter() - start
         self.tally.seconds += took
         for case, name, entry, grid, problem in self.pending:
@@ -336,7 +339,19 @@ class Session:
         return _Answer(solution, solution, None, outcome="solved", grid=solved)
 
     def answer(self, grid: sudoku.Grid, stats: dlx.Stats) -> _Answer:
-        """The answer of ``score`` or ``rate`` for one puzzle."""
+        """The answer of ``score`` or ``rate`` for one puzzle (or ``solve --restarts``)."""
+        if self.restarts:
+            found = dlx.first(sudoku.encode(grid), restarts=True, max_nodes=self.args.max_nodes,
+                              stats=stats, timeout=self.deadline.remaining())
+            if found is None:
+                self.batch.none()
+                legal = sudoku.is_legal(grid)
+                return _Answer("no solution", None, (sudoku.Verdict.ILLEGAL if not legal
+                                                     else sudoku.Verdict.IMPOSSIBLE).value)
+            text = str(sudoku.decode(found, shape=grid.shape))
+            solved = sudoku.Grid(text, shape=grid.shape, givens=grid.givens) \
+                if self.args.pretty else None
+            return _Answer(text, text, None, outcome="solved", grid=solved)
         if self.command == "rate":
             rating = sudoku.rate(grid, timeout=self.deadline.remaining())
             if rating.search is not None:
@@ -357,6 +372,38 @@ class Session:
             return _Answer("-1", -1, verdict)
         return _Answer(str(best), best, None, outcome="scored")
 
+
+
+def _one_by_one(grids: list[sudoku.Grid], limit: int | None, *, max_nodes: int | None,
+                timeout: float | None, engine: str) -> list[sudoku.Outcome]:
+    """What :func:`problems.sudoku.batch` answers, a puzzle at a time on a solver engine
+    (``--engine cp-sat`` or ``race``): a solution, and with a limit of 2 whether it is
+    the only one (``nodes``: the engine's Stats)."""
+    deadline = Deadline(timeout)
+    out = []
+    for grid in grids:
+        start = time.perf_counter()
+        if not sudoku.is_legal(grid):
+            out.append(sudoku.Outcome(False, 0, None, 0, 0.0))
+            continue
+        problem = sudoku.encode(grid)
+        stats = dlx.Stats()
+        sol = None
+        found: int | None
+        try:
+            sol = dlx.first(problem, engine=engine, max_nodes=max_nodes,  # type: ignore[arg-type]
+                            timeout=deadline.remaining(), stats=stats)
+            found = 0 if sol is None else 1
+            if sol is not None and limit is not None and limit >= 2 and not dlx.is_unique(
+                    problem, engine=engine, max_nodes=max_nodes,  # type: ignore[arg-type]
+                    timeout=deadline.remaining()):
+                found = 2
+        except dlx.BudgetExceeded:
+            found = None
+        text = None if sol is None else str(sudoku.decode(sol, shape=grid.shape))
+        out.append(sudoku.Outcome(True, found, text, stats.nodes, time.perf_counter() - start,
+                                  found or 0))
+    return out
 
 
 def _not_unique(e: sudoku.NotUniqueError, grid: sudoku.Grid, command: str) -> str:

@@ -7,12 +7,22 @@ import sys
 import time
 
 import dlx
-from dlx.formats import KNUTH_TOY
+from dlx.cli import EXIT_FOUND, engine_name
 from problems import catalog, sudoku
 
-from .common import EPILOG, EXIT_FOUND, engine_name
-
 __all__ = ["add_parsers", "run"]
+
+#: Knuth's toy problem (TAOCP 7.2.2.1) in his format, as the tour shows it.
+KNUTH_TOY = """\
+| Knuth's toy problem (TAOCP 7.2.2.1)
+a b c d e f g
+c e
+a d g
+b c f
+a d f
+b g
+d e g
+"""
 
 #: A hard 17-clue Sudoku the tour solves.
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -21,7 +31,7 @@ PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2...
 def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``demo`` to an argparse sub-parsers object (``func`` = :func:`run`)."""
     demo = subparsers.add_parser(
-        "demo", help="a short tour", epilog=EPILOG,
+        "demo", help="a short tour",
         description="A short tour: Knuth's toy problem in his format, its solution and the"
         " first steps of the dance, counts of a few catalogued problems, and a hard Sudoku.")
     demo.set_defaults(func=run)

@@ -28,12 +28,12 @@ puzzles not yet answered get no answer and the exit code is 124; every answer
 finished before it has been printed.
 
 Every input is read a line at a time with the line cap of ``dlx solve``
-(:func:`dlx.cli.common.line_cap`, ``--max-line``): a line longer than that
+(:func:`dlx.cli.line_cap`, ``--max-line``): a line longer than that
 (``/dev/zero`` has no end) ends its input with ``dlx: FILE:LINE: line is longer
 than N characters`` (exit 2); a ``--regions`` FILE may hold that many characters
 in all, and at most :data:`problems.sudoku.MAX_SIZE` squared region ids.
 
-Exit codes follow the batch rule of :data:`dlx.cli.common.BATCH_RULE`: 2 if any
+Exit codes follow the batch rule of :data:`dlx.cli.BATCH_RULE`: 2 if any
 input was bad (including an input with no puzzles), else 124 if any answer is
 unknown, else 3 if some puzzle was not unique (``solve --unique``), else 1 if
 some puzzle had no solution (Illegal and Impossible ones included), else 0.
@@ -56,18 +56,20 @@ import argparse
 import math
 import sys
 
-from problems import sudoku
-
-from .common import (
+from dlx.cli import (
     EPILOG,
     EXIT_INPUT,
+    SOLVERS,
     InputError,
+    add_engine_argument,
     line_cap,
     message,
     open_input,
     positive_int,
     seconds,
 )
+from problems import sudoku
+
 from .sudoku_batch import MAX_CHUNK, Session, print_sudoku_stats
 from .sudoku_gen import add_generate_parser, generate
 
@@ -164,19 +166,27 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         description="Print the solution of each puzzle as one line (--pretty: a grid), or 'no"
         " solution'. With --unique, print the verdict instead unless there is exactly one"
         " solution." + jsonl + " " + _FORMATS)
-    p.add_argument("--unique", action="store_true",
-                   help="demand a unique solution: print the verdict otherwise (exit 3)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--unique", action="store_true",
+                     help="demand a unique solution: print the verdict otherwise (exit 3)")
+    how.add_argument("--restarts", action="store_true",
+                     help="search each puzzle on its own by randomised restarts (for large"
+                          " empty or sparse grids): a solution, not the first in search order")
+    add_engine_argument(p, "solves (cp-sat and race: one puzzle at a time)")
     p = commands.add_parser(
         "count", parents=[common], help="count the solutions of each puzzle", epilog=EPILOG,
         description="Print the number of solutions of each puzzle (at most --limit). A puzzle"
         " with none gives exit 1." + jsonl + " " + _FORMATS)
     p.add_argument("--limit", type=positive_int, metavar="N", help="stop counting at N")
-    commands.add_parser(
+    add_engine_argument(p, "counts (auto, c or python: cp-sat and race do not count)")
+    p = commands.add_parser(
         "classify", parents=[common], epilog=EPILOG,
         help="Illegal, Impossible, Unique or Ambiguous (UVA 10957)",
         description="Print the verdict of each puzzle, as UVA 10957 asks: Illegal (the givens"
         " break a rule), Impossible (no solution), Unique or Ambiguous (two or more). Illegal"
         " and Impossible puzzles have no solution: exit 1." + jsonl + " " + _FORMATS)
+    add_engine_argument(p, "classifies (cp-sat and race: a solution, then a second solve"
+                           " excluding it, one puzzle at a time)")
     commands.add_parser(
         "score", parents=[common], epilog=EPILOG,
         help="best NOIP 2009 target score of each puzzle, or -1",
@@ -217,6 +227,10 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_INPUT
     if args.sudoku_command == "generate":
         return generate(args, shape)
+    if args.sudoku_command == "count" and args.engine in SOLVERS:
+        print(message(f"--engine {args.engine} finds one solution at a time: it does not"
+                      " count; use --engine auto"), file=sys.stderr)
+        return EXIT_INPUT
     session = Session(args, shape)
     try:
         given = getattr(args, "input", None)
@@ -241,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _read_regions(path: str, max_line: int | None) -> str:
     """The text of a ``--regions`` FILE, read a piece at a time: at most as many
-    characters in all as :func:`~dlx.cli.common.line_cap` allows a line (``--max-line``)
+    characters in all as :func:`~dlx.cli.line_cap` allows a line (``--max-line``)
     and at most ``sudoku.MAX_SIZE`` squared region ids, so that ``/dev/zero`` or an
     endless pipe ends at once with :class:`InputError` naming the line."""
     most = sudoku.MAX_SIZE ** 2

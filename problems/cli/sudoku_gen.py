@@ -1,6 +1,6 @@
 """``dlx sudoku generate``: new puzzles with exactly one solution, one per line.
 
-See :mod:`dlx.cli.sudoku` for the command; :func:`problems.sudoku.generate_many`
+See :mod:`problems.cli.sudoku` for the command; :func:`problems.sudoku.generate_many`
 makes the puzzles (puzzle k from seed S + k).
 """
 
@@ -14,13 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 import dlx
-from problems import sudoku
-
-from .common import (
+from dlx.cli import (
     EPILOG,
     EXIT_BUDGET,
     Batch,
     Deadline,
+    InputError,
     add_parallel_arguments,
     executor_for,
     message,
@@ -28,6 +27,8 @@ from .common import (
     seconds,
     slow_engine_note,
 )
+from problems import sudoku
+
 from .sudoku_batch import progress_display, render, write
 
 __all__ = ["add_generate_parser", "generate"]
@@ -40,7 +41,7 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
     -x, --regions and --max-line)."""
     p = commands.add_parser(
         "generate", epilog=EPILOG, help="make new puzzles with exactly one solution",
-        description="Write N new puzzles (--count N), one per line, each with exactly one"
+        description="Write N new puzzles (--number N), one per line, each with exactly one"
         " solution and (by default) minimal: no given can be removed without losing that. The"
         " same --seed gives the same puzzles; puzzle k is made from seed S + k. Grids go up to"
         f" {sudoku.MAX_GENERATE_SIZE}x{sudoku.MAX_GENERATE_SIZE} (--box 5x5; bigger ones take"
@@ -49,8 +50,12 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
         " level); a puzzle that cannot be made is said on stderr, the others are still made"
         " (exit 1). --jobs N makes them on N processes, the same puzzles. A progress bar"
         " shows on a terminal for more than one puzzle.")
-    p.add_argument("--count", type=positive_int, default=1, metavar="N",
+    p.add_argument("-n", "--number", type=positive_int, metavar="N",
                    help="how many puzzles (default 1)")
+    # the old spelling of --number, kept working with a note: everywhere else --count
+    # means "count the solutions"
+    p.add_argument("--count", type=positive_int, dest="old_number", metavar="N",
+                   help=argparse.SUPPRESS)
     p.add_argument("--seed", type=int, metavar="S", help="seed of the first puzzle (default:"
                    " a random one, printed on stderr)")
     p.add_argument("--symmetry", metavar="NAME",
@@ -95,6 +100,7 @@ def generate(args: argparse.Namespace, shape: sudoku.Shape | None) -> int:
     """
     import random
 
+    args.number = _number(args)
     seed = args.seed
     if seed is None:
         seed = random.randrange(2 ** 32)
@@ -111,16 +117,16 @@ def generate(args: argparse.Namespace, shape: sudoku.Shape | None) -> int:
     batch = Batch()
     try:
         with executor_for(args) as ex:
-            while out.made < args.count:        # a puzzle that cannot be made: go on after it
+            while out.made < args.number:        # a puzzle that cannot be made: go on after it
                 k = out.made
                 puzzles = sudoku.generate_many(
-                    args.count - k, shape, box=box, seed=seed + k, givens=args.givens,
+                    args.number - k, shape, box=box, seed=seed + k, givens=args.givens,
                     symmetry=args.symmetry, minimal=args.minimal, level=levels,
                     tries=args.tries, timeout=deadline.remaining(), executor=ex)
                 try:
                     for puzzle in puzzles:
                         out.puzzle(puzzle)
-                        if out.late or out.made < args.count and deadline.expired():
+                        if out.late or out.made < args.number and deadline.expired():
                             raise dlx.BudgetExceeded(None, None, timeout=args.timeout)
                 except sudoku.GenerateError as e:
                     out.failed(e)
@@ -132,7 +138,7 @@ def generate(args: argparse.Namespace, shape: sudoku.Shape | None) -> int:
     finally:
         out.close()
     print(message(f"time limit of {args.timeout:g} s reached after {out.made:,} of"
-                  f" {args.count:,} puzzles"), file=sys.stderr, flush=True)
+                  f" {args.number:,} puzzles"), file=sys.stderr, flush=True)
     return EXIT_BUDGET
 
 
@@ -145,8 +151,8 @@ class _Output:
         self.args, self.seed, self.levels, self.deadline = args, seed, levels, deadline
         self.progress: Any = None
         self.advance: Callable[[], None] = lambda: None
-        if args.count > 1:
-            self.progress, self.advance = progress_display(args, "generate", args.count)
+        if args.number > 1:
+            self.progress, self.advance = progress_display(args, "generate", args.number)
         self.made = 0               # puzzles made or given up on
         self.late = False           # the time ran out while the last puzzle was rated again
         self.started = time.perf_counter()
@@ -200,6 +206,19 @@ def _say(progress: Any, text: str) -> None:
         progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
     else:
         print(text, file=sys.stderr, flush=True)
+
+
+def _number(args: argparse.Namespace) -> int:
+    """How many puzzles: ``--number N`` (``-n N``), default 1.  ``--count N``, its old
+    spelling, still works, with a note on stderr (everywhere else ``--count`` counts
+    solutions); both at once are refused."""
+    if args.old_number is None:
+        return int(args.number or 1)
+    if args.number is not None:
+        raise InputError("--count N is the old spelling of --number N: give only --number")
+    print(message("note: --count N is now --number N (or -n N); elsewhere --count counts"
+                  " solutions"), file=sys.stderr, flush=True)
+    return int(args.old_number)
 
 
 def _level(text: str) -> int:

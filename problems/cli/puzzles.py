@@ -3,7 +3,7 @@
 Each command encodes its puzzle with the :mod:`problems` package, searches, and
 prints the first solution (``--all``: every one, ``--limit K``: at most K,
 ``--count``: their number) as text, or as one JSON object per line with
-``--format jsonl``.  Exit codes are those of :mod:`dlx.cli.common`.
+``--format jsonl``.  Exit codes are those of :mod:`dlx.cli`.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="dlx")
@@ -26,26 +26,30 @@ from typing import IO, Any, cast
 
 import dlx
 from dlx import FormatError
-from problems import dominoes, langford, polyominoes, queens, rectangles
-
-from .common import (
+from dlx.cli import (
     EPILOG,
     EXIT_BUDGET,
     EXIT_FOUND,
     EXIT_INPUT,
     EXIT_NONE,
+    SOLVERS,
+    STOP,
     Batch,
     Deadline,
     InputError,
+    Terminated,
     add_checkpoint_arguments,
+    add_engine_argument,
     add_parallel_arguments,
     add_stats,
+    add_symmetry_arguments,
     checkpointing,
     counted,
     error,
     executor_for,
     interrupted,
     line_cap,
+    one_answer,
     open_input,
     positive_int,
     print_stats,
@@ -53,9 +57,11 @@ from .common import (
     search_session,
     seconds,
     stopped,
+    symmetry_keywords,
+    symmetry_rows,
     whole_number,
 )
-from .stop import STOP
+from problems import dominoes, langford, polyominoes, queens, rectangles
 
 __all__ = ["add_parsers"]
 
@@ -79,6 +85,9 @@ def _common(listing: bool = True) -> argparse.ArgumentParser:
     what.add_argument("--count", action="store_true", help="print only the number of solutions")
     if listing:
         what.add_argument("--all", action="store_true", help="print every solution")
+        what.add_argument("--restarts", action="store_true",
+                          help="print one solution, found by randomised restarts: a solution,"
+                               " not the first in search order (for large boards)")
         common.add_argument("--limit", type=positive_int, metavar="K",
                             help="print (or count) at most K solutions; default: print the"
                                  " first")
@@ -94,7 +103,9 @@ def _common(listing: bool = True) -> argparse.ArgumentParser:
                         help="text (default) or one JSON object per line")
     common.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     if listing:
+        add_symmetry_arguments(common)
         add_parallel_arguments(common)
+        add_engine_argument(common)
     return common
 
 
@@ -126,8 +137,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "pentominoes", parents=common, help="tile an R x C box with the 12 pentominoes",
         description="Tile a box of R rows and C columns with the twelve pentominoes, each once"
         " (R * C = 60 for a full set: 6x10, 5x12, 4x15, 3x20). Sizes are rows x columns, as"
-        " for dominoes and --box (it used to be width x height: the tilings printed now are the"
-        " transposes of the old ones; the counts are the same).", epilog=EPILOG)
+        " for dominoes and --box: 3x20 prints 3 rows of 20.", epilog=EPILOG)
     p.add_argument("size", type=_size, metavar="RxC",
                    help="box size, rows x columns, such as 6x10")
     p.add_argument("--distinct", action="store_true",
@@ -163,13 +173,36 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     started = time.perf_counter()
     found = 0
     timeout = args.timeout
-    saving = checkpointing(args)
+    saving = {**checkpointing(args), **symmetry_keywords(args)}
+    if args.restarts and (args.limit or args.jobs or args.scheduler or saving
+                          or args.engine in SOLVERS):
+        error("--restarts finds one solution in this process, on the core: leave out --limit,"
+              " --jobs, --scheduler, --checkpoint, the symmetry options and --engine"
+              f" {args.engine}" if args.engine in SOLVERS else
+              "--restarts finds one solution in this process: leave out --limit, --jobs,"
+              " --scheduler, --checkpoint and the symmetry options")
+        return EXIT_INPUT
+    why = one_answer(args, "--all, --limit K")
+    if why is not None:
+        error(why)
+        return EXIT_INPUT
+    engine: dict[str, Any] = {"engine": args.engine}
     try:
-        if args.count:
+        if args.restarts or args.engine in SOLVERS:     # one solution (the rest refused)
+            with search_session(command, args.quiet) as progress:
+                sol = dlx.first(problem, max_nodes=args.max_nodes, timeout=timeout,
+                                stats=stats, progress=progress, restarts=args.restarts,
+                                **engine)
+            if sol is not None:
+                found = 1
+                _emit(args, *show(sol), sys.stdout)
+            elif not args.quiet:
+                error("no solution")
+        elif args.count:
             with search_session(command, args.quiet) as progress, executor_for(args) as ex:
                 found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
                                   timeout=timeout, stats=stats, progress=progress,
-                                  executor=ex, **saving)
+                                  executor=ex, **saving, **engine)
             # the live line is gone: the answer gets a line of its own
             _emit(args, str(found), {"count": found, "finished": True}, sys.stdout)
         else:
@@ -178,7 +211,7 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
                 # printed while the live line shows: rich puts them above it
                 for sol in dlx.solutions(problem, limit=limit, max_nodes=args.max_nodes,
                                          timeout=timeout, stats=stats, progress=progress,
-                                         executor=ex, **saving):
+                                         executor=ex, **saving, **engine):
                     if found and args.format == "text":
                         print()
                     found += 1
@@ -192,13 +225,20 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
             found = e.found if isinstance(e.found, int) else 0
             _emit(args, f"{found}+", {"count": found, "finished": False}, sys.stdout)
         error(f"{stopped(e, args.timeout)} reached: {counted(found, 'solution')} so far,"
-              f" search unfinished{resume_note(args)}")
+              f" search unfinished{resume_note(args, e)}")
         return EXIT_BUDGET
-    except KeyboardInterrupt:
-        return interrupted(resume_note(args))
+    except KeyboardInterrupt as e:
+        if not args.count or isinstance(e, Terminated):     # (SIGTERM: a supervisor's)
+            return interrupted(resume_note(args, e))
+        # Ctrl-C, as a budget does: the count so far (N+), and how to keep the search
+        found = stats.solutions if args.limit is None else min(stats.solutions, args.limit)
+        _emit(args, f"{found}+", {"count": found, "finished": False}, sys.stdout)
+        return interrupted(f": {counted(found, 'solution')} so far, search unfinished"
+                           + resume_note(args, e, hint=True))
     finally:
         if args.stats:
-            print_stats(stats, time.perf_counter() - started, f"dlx {command}")
+            print_stats(stats, time.perf_counter() - started, f"dlx {command}",
+                        symmetry_rows(stats))
     return EXIT_FOUND if found else EXIT_NONE
 
 
@@ -266,11 +306,6 @@ def _pentominoes(args: argparse.Namespace) -> int:
     problem = _build(lambda: polyominoes.encode(rows=rows, cols=cols, reduce=args.distinct))
     if problem is None:
         return EXIT_INPUT
-    if rows != cols and not args.count and not args.quiet:
-        # the order changed (issue 24): say so where it shows, in the pictures
-        error(f"note: {rows}x{cols} is {rows} rows of {cols} (rows x columns, as dominoes and"
-              f" --box); it used to mean {rows} wide and {cols} tall: write {cols}x{rows} for"
-              " that")
 
     def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
         text = str(polyominoes.decode(cast("tuple[polyominoes.Placement, ...]", sol)))
