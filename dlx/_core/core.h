@@ -9,8 +9,10 @@
  * The files, one per concern (this header holds what they share):
  *
  *   dance.h           the node layout, the state of a search (Run) and the dance:
- *                     hide, cover, purify, commit, tweak and the choosers, always
- *                     inline (Knuth's names and a map of the steps at its top)
+ *                     hide, cover, purify, commit, tweak, always inline (Knuth's
+ *                     names and a map of the steps at its top)
+ *   choose.h          X3 (M3): the choosers of each rule of dlx/rules.py's table,
+ *                     and their dispatch (included at the end of dance.h)
  *   tree.h            X3 for big problems: the tournament tree of the items' keys
  *                     (kept by the dance's steps when the loop has one)
  *   loop.c            THE loop (run_core_impl), written once and compiled by
