@@ -27,7 +27,8 @@ class BuildExt(build_ext):
 CORE_SOURCES = [f"dlx/_core/{name}.c" for name in (
     "module", "table", "loop", "search_object", "batch", "minimize", "scan", "reader", "memo",
     "estimate", "bits")]
-CORE_HEADERS = ["dlx/_core/core.h", "dlx/_core/dance.h", "dlx/_core/memo.h", "dlx/_core/bits.h"]
+CORE_HEADERS = ["dlx/_core/core.h", "dlx/_core/dance.h", "dlx/_core/choose.h", "dlx/_core/memo.h",
+                "dlx/_core/bits.h", "dlx/_core/tree.h"]
 
 setup(
     ext_modules=[Extension("dlx._core", CORE_SOURCES, depends=CORE_HEADERS, optional=True)],

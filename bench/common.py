@@ -48,6 +48,7 @@ PEER_VENVS = {
     "exact_cover": "exact_cover",
     "exact_cover_py": "exact_cover_py",
     "py_sudoku": "py_sudoku",
+    "miniexact": "miniexact",
 }
 
 # Knuth's toy problem (TAOCP 7.2.2.1): items a..g = 0..6, unique solution rows {0, 3, 4}.

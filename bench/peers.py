@@ -2,7 +2,8 @@
 
     /work/peers/<venv>/bin/python bench/peers.py [--repeat R] [--cold] <peer> <task> <args...>
 
-Peers (venv names, see setup_peers.sh): dlx104, xcover, exact_cover, exact_cover_py, py_sudoku.
+Peers (venv names, see setup_peers.sh): dlx104, xcover, exact_cover, exact_cover_py, py_sudoku,
+miniexact.
 Tasks:
     queens N        count N-queens solutions through the peer's exact-cover API
                     (rows = placements; primary = board rows + columns; secondary = diagonals,
@@ -21,6 +22,9 @@ Tasks:
                     make N minimal unique 9x9 puzzles with the peer's public API (its solved
                     grid, cells removed in a random order while it says "one solution");
                     result = N, "givens" = their numbers of givens
+    dominoes N      the first domino tiling of an N x N board (rows = dominoes, primary = the
+                    cells; bench/big.py's big sparse instance); result = the dominoes of the
+                    first solution, checked to tile the board after the clock stops
     toy             Knuth's toy problem (count; expect 1)
     selftest        only the warm-up checks (toy, 4-queens, one Sudoku where supported): "ok"
     serve           load and warm up once, then answer requests, one JSON object per stdin line
@@ -28,7 +32,8 @@ Tasks:
                     first line out is {"task": "serve", "result": "ready", "warmup_seconds": ...}
 
 Output keys: peer, task, args, result, seconds (min over --repeat runs), all_seconds,
-cpu_seconds (process CPU time of that same run), load_seconds (reading/generating the
+cpu_seconds (process CPU time of that same run), peak_mb (the process's peak resident
+memory, Linux's VmHWM), load_seconds (reading/generating the
 instance, part of seconds), warmup_seconds (import plus a first call on the toy problem,
 measured before and outside `seconds`: for numba peers that is the JIT compile or the cache
 load, see "numba_cache"), import_seconds, version, note.
@@ -312,7 +317,42 @@ class PySudoku(Peer):
         return sum(x is not None for row in board for x in row)
 
 
-PEERS = {cls.name: cls for cls in (Dlx104, XCover, ExactCoverC, ExactCoverPy, PySudoku)}
+class MiniExact(Peer):
+    """miniexact 1.6.1 (Max Heisinger): Knuth's Algorithms X, C and M in C (his layout,
+    other memory), through SWIG.
+
+    miniexacts_x() (no secondary items) or miniexacts_c(): primary(name) and secondary(name)
+    return item ids (the names are looked up among those defined: building is quadratic in
+    the items), add([ids]) adds an option, solve() returns 10 at each next solution (20 when
+    there is none left), selected_options() the chosen options numbered from 1. MRV.
+    """
+
+    name, dist = "miniexact", "miniexact"
+
+    def load(self):
+        import miniexact
+        self.m = miniexact
+
+    def _solutions(self, rows, p, s):
+        x = self.m.miniexacts_c() if s else self.m.miniexacts_x()
+        ids = [x.primary(f"p{c}") for c in range(p)] + [x.secondary(f"s{c}") for c in range(s)]
+        for r in rows:
+            x.add([ids[c] for c in r])
+        while x.solve() == 10:
+            yield [o - 1 for o in x.selected_options()]
+
+    def count(self, rows, p, s):
+        return sum(1 for _ in self._solutions(rows, p, s))
+
+    def first(self, rows, p, s):
+        return next(self._solutions(rows, p, s), None)
+
+    def upto(self, rows, p, s, limit):
+        return list(islice(self._solutions(rows, p, s), limit))
+
+
+PEERS = {cls.name: cls for cls in (Dlx104, XCover, ExactCoverC, ExactCoverPy, PySudoku,
+                                    MiniExact)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,6 +373,29 @@ def task_queens(peer, n):
     rows, p, s = common.queens_rows(int(n))
     load = time.perf_counter() - t0
     return peer.count(rows, p, s), load, _slack_note(peer, s)
+
+
+def dominoes_rows(n: int) -> list[list[int]]:
+    """The dominoes of an n x n board as rows over its cells r * n + c (both halves),
+    in problems/dominoes.py's order: for each cell, the horizontal domino then the
+    vertical one."""
+    rows = []
+    for r in range(n):
+        for c in range(n):
+            if c + 1 < n:
+                rows.append([r * n + c, r * n + c + 1])
+            if r + 1 < n:
+                rows.append([r * n + c, (r + 1) * n + c])
+    return rows
+
+
+def task_dominoes(peer, n):
+    t0 = time.perf_counter()
+    n = int(n)
+    rows = dominoes_rows(n)
+    load = time.perf_counter() - t0
+    chosen = peer.first(rows, n * n, 0)
+    return (chosen, rows, n), load, {}
 
 
 def task_matrix(peer, path):
@@ -373,6 +436,7 @@ def _slack_note(peer, n_secondary) -> dict:
 
 
 TASKS = {"selftest": (task_selftest, 0), "toy": (task_toy, 0), "queens": (task_queens, 1),
+         "dominoes": (task_dominoes, 1),
          "matrix": (task_matrix, 1), "sudoku": (task_sudoku, 2),
          "sudoku_unique": (task_sudoku_unique, 2), "sudoku_generate": (task_sudoku_generate, 2),
          "sudoku_generate_minimal": (task_sudoku_generate_minimal, 2)}
@@ -415,6 +479,12 @@ def run_task(peer, task: str, args: list[str], repeat: int = 1) -> dict:
         cpus.append(time.process_time() - c0)
         loads.append(load)
     out: dict = {}
+    if task == "dominoes":  # check the tiling after the clock has stopped
+        chosen, rows, n = result
+        cells = sorted(c for k in (chosen or []) for c in rows[k])
+        if cells != list(range(n * n)):
+            raise RuntimeError("the first solution does not tile the board")
+        result = len(chosen)
     if task in ("sudoku", "sudoku_unique"):  # check the grids after the clock has stopped
         puzzles = extra.pop("_puzzles")
         if task == "sudoku":
@@ -513,8 +583,22 @@ def main(argv=None) -> int:
     except Exception as exc:  # report, don't crash: the caller compares JSON lines
         out["error"] = f"{type(exc).__name__}: {exc}"
         status = 1
+    out["peak_mb"] = _peak_mb()
     print(json.dumps(out), flush=True)
     return status
+
+
+def _peak_mb() -> float | None:
+    """This process's peak resident memory in MB (Linux's VmHWM: of this program only,
+    not of the process that started it), or None where /proc has no such line."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
 
 
 if __name__ == "__main__":

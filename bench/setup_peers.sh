@@ -2,6 +2,7 @@
 # Recreate the peer venvs used by bench/peers.py: one venv per peer, outside the repo.
 #
 #   bash bench/setup_peers.sh                 # into /work/peers (or $DLX_PEERS_DIR)
+#   bash bench/setup_peers.sh xcover miniexact    # only these (bench/big.py's peers)
 #   FORCE=1 bash bench/setup_peers.sh         # rebuild venvs that already exist
 #   PYTHON=python3.11 bash bench/setup_peers.sh
 #
@@ -24,7 +25,18 @@ PEERS=(
     "exact_cover     exact-cover==1.5.0"
     "exact_cover_py  exact-cover-py==0.1.2"
     "py_sudoku       py-sudoku==2.0.0"
+    "miniexact       miniexact==1.6.1"
 )
+if (($#)); then                 # only the peers named on the command line
+    chosen=()
+    for line in "${PEERS[@]}"; do
+        read -r venv _ <<<"$line"
+        for want in "$@"; do
+            [[ "$venv" == "$want" ]] && chosen+=("$line")
+        done
+    done
+    PEERS=("${chosen[@]}")
+fi
 
 mkdir -p "$PEERS_DIR"
 for line in "${PEERS[@]}"; do

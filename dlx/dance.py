@@ -10,8 +10,8 @@ degree (:func:`choose_bounded`), dlx2-sharp's (:func:`choose_sharp`), SSXCC's an
 SSMCC's weighted choice (:class:`Weighted`, :class:`WeightedBounded`) and minimum
 remaining values with ties drawn at random (:class:`RandomTies`, :class:`RandomTiesBounded`);
 :mod:`dlx.rules` names them.  The compiled core has the same steps and choosers
-under the same names in ``dlx/_core/dance.h``.  The loop that calls them is
-:mod:`dlx.search`.
+under the same names in ``dlx/_core/dance.h`` (the choosers in ``choose.h``).  The
+loop that calls them is :mod:`dlx.search`.
 
 >>> from dlx.problem import ExactCover
 >>> from dlx.links import Links
@@ -511,7 +511,7 @@ _MASK = (1 << 64) - 1
 
 class Rand:
     """splitmix64 (Steele, Lea and Flood): the random numbers of the pure engine, the
-    same in the core (``dlx/_core/dance.h``), so that a seed draws the same numbers
+    same in the core (``dlx/_core/choose.h``), so that a seed draws the same numbers
     on both (:class:`RandomTies`, :func:`dlx.estimate`).
 
     >>> r = Rand(1)

@@ -9,13 +9,20 @@ variable ``DLX_ENGINE`` decides, and then ``"auto"``.
 * ``"auto"``: the core when it was built, else the pure engine.
 * ``"c"``: the core; :class:`~dlx.ExactCoverError` when it was not built.
 * ``"python"``: the pure engine.
-* ``"c-links"``, ``"c-bits"``: the core, on one of its two representations (for
-  tests and benchmarks; ``"c"`` chooses).  The core searches a small problem on
-  bitsets of live options (``dlx/_core/bits.c``) when they pay, by its size and
-  density, and otherwise on the links.  Both give the same solutions in the same
-  order and the same Stats; the bitsets serve problems without colours or bounds
-  under the rules ``"mrv"`` and ``"first"``, not counting by caching and not
-  :func:`dlx.best`: anything else runs on the links whatever is asked.
+* ``"c-links"``, ``"c-bits"``, ``"c-tree"``: the core, on one of its
+  representations (for tests and benchmarks; ``"c"`` chooses).  The core searches
+  a small problem on bitsets of live options (``dlx/_core/bits.c``) when they pay,
+  by its size and density; a big one (thousands of primary items) on the links
+  with a tournament tree of the items (``dlx/_core/tree.h``), which makes X3's
+  choice in about O(log items) per link update instead of a scan of every item at
+  every node; and the rest on the links with the scan (``"c-links"``).  All give
+  the same solutions in the same order and the same Stats.  The bitsets serve
+  problems without colours or bounds under the rules ``"mrv"`` and ``"first"``,
+  not counting by caching and not :func:`dlx.best`; the tree serves the rule
+  ``"mrv"`` (Algorithm M's under bounds), not counting by caching: ``"first"``
+  needs no scan, and ``"sharp"``, ``"weighted"`` keep theirs.  Anything a
+  representation does not serve runs on the links with the scan, whatever is
+  asked.
 
 Two more names are not Dancing Links (:data:`SOLVERS`): ``"cp-sat"`` hands
 :func:`dlx.first`, :func:`dlx.is_unique` and :func:`dlx.best` to OR-Tools' CP-SAT
@@ -72,7 +79,7 @@ __all__ = ["ENGINES", "SOLVERS", "refusal", "MAX_BOUND", "available", "active", 
            "fits_best", "table", "budget", "restartable"]
 
 #: The values of ``engine=`` and of the ``DLX_ENGINE`` environment variable.
-ENGINES = ("auto", "c", "python", "c-links", "c-bits")
+ENGINES = ("auto", "c", "python", "c-links", "c-bits", "c-tree")
 
 #: The back-ends that are not Dancing Links: they answer ``first``, ``is_unique`` and
 #: ``best`` (:mod:`dlx.cpsat`, :mod:`dlx.race`), and every other request refuses them.
@@ -95,7 +102,7 @@ def _requested(engine: str | None) -> str:
                               f" 'python'); give engine={engine!r} to first, is_unique or best")
     if engine not in ENGINES:
         raise ExactCoverError(f"{where} must be 'auto', 'c' or 'python' (or 'c-links',"
-                              f" 'c-bits', 'cp-sat', 'race'), not {shown(engine)}")
+                              f" 'c-bits', 'c-tree', 'cp-sat', 'race'), not {shown(engine)}")
     return engine
 
 
@@ -157,10 +164,11 @@ def engine_for(problem: Any = None, *, engine: str | None = None) -> str:
 
 
 def representation(engine: str | None = None) -> int:
-    """The core's code for the representation ``engine`` asks for: 0 the links
-    (``"c-links"``), 1 the bitsets where they serve (``"c-bits"``), -1 the core's
-    choice (anything else)."""
-    return {"c-links": 0, "c-bits": 1}.get(_requested(engine), -1)
+    """The core's code for the representation ``engine`` asks for: 0 the links with
+    X3's scan (``"c-links"``), 1 the bitsets where they serve (``"c-bits"``), 2 the
+    links with X3's tree where it serves (``"c-tree"``), -1 the core's choice
+    (anything else)."""
+    return {"c-links": 0, "c-bits": 1, "c-tree": 2}.get(_requested(engine), -1)
 
 
 def active() -> str:
@@ -210,6 +218,15 @@ def table(links: Links) -> Any:
     return t
 
 
+def _labels(links: Links) -> tuple[Hashable, ...]:
+    """The option labels as the core's searches take them (a tuple, made once per
+    problem: a million labels cost a search 10 ms to copy and the collector more)."""
+    labels: tuple[Hashable, ...] | None = links._shared.get("labels")
+    if labels is None:
+        labels = links._shared["labels"] = tuple(links.labels)
+    return labels
+
+
 #: The largest bound ``v`` (of an item's bounds ``(u, v)``) the core holds in its 32-bit
 #: counters; a problem with a larger one runs on the pure engine, whose ints are unbounded.
 MAX_BOUND = (1 << 30) - 1
@@ -242,7 +259,7 @@ def _search(req: Any, mode: str, **extra: Any) -> Any:
                     progress=req.progress, stats=req.stats, forced=req.forced,
                     bits=representation(req.opts.engine))
     keywords.update(extra)
-    return _core.Search(table(links), links.labels, mode, **keywords)
+    return _core.Search(table(links), _labels(links), mode, **keywords)
 
 
 def restartable(req: Any, **run: Any) -> Any:

@@ -32,8 +32,11 @@ Unpack[Keywords]``), and :class:`Options` holds them checked, for the searches:
     solution (see :mod:`dlx.restarts`): *a* solution, not the first in search
     order.  The seed then seeds the draws only (the options keep their order).
 ``engine``
-    ``"auto"``, ``"c"`` or ``"python"``; ``"c-links"`` and ``"c-bits"`` pick one of the
-    core's two representations, for tests and benchmarks (see :mod:`dlx.engine`).
+    ``"auto"``, ``"c"`` or ``"python"``; ``"c-links"``, ``"c-bits"`` and ``"c-tree"``
+    pick one of the core's representations, for tests and benchmarks (see
+    :mod:`dlx.engine`).  ``"c-tree"`` keeps X3's choice in a tree, for big problems:
+    under ``"mrv"`` (and Algorithm M's rule), while ``"sharp"`` and ``"weighted"``
+    keep their scan of every item.
     ``"cp-sat"`` (OR-Tools' CP-SAT, :mod:`dlx.cpsat`) and ``"race"`` (the core and
     CP-SAT side by side, :mod:`dlx.race`) serve ``first``, ``is_unique`` and ``best``.
 ``executor``
@@ -69,7 +72,8 @@ __all__ = ["Keywords", "SearchKeywords", "Options", "Engine", "Progress", "check
            "check_seconds"]
 
 #: The values of ``engine=``.
-Engine: TypeAlias = Literal["auto", "c", "python", "c-links", "c-bits", "cp-sat", "race"]
+Engine: TypeAlias = Literal["auto", "c", "python", "c-links", "c-bits", "c-tree", "cp-sat",
+                          "race"]
 
 #: A ``progress`` callback: called with the Stats (or a parallel run's Report).
 Progress: TypeAlias = Callable[[Stats], object]

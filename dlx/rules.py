@@ -3,13 +3,13 @@
 Each :class:`Rule` is one entry of :data:`RULES`: its name (what ``heuristic=``
 and ``--heuristic`` take), its chooser in the pure engine (:mod:`dlx.dance`; one
 for problems with bounds on items, Algorithm M's, when it works there), its code
-in the compiled core (``dlx/_core/dance.h``'s ``H_`` codes, whose chooser has the
+in the compiled core (``dlx/_core/choose.h``'s ``H_`` codes, whose chooser has the
 same name), what it needs of the problem, and a line saying what it does.
 Everything else reads this table: the check of ``heuristic=``
 (:class:`dlx.options.Options`), the command line's choices and help, the search's
 :func:`dlx.search.chooser`, :func:`dlx.estimate`, and what :mod:`dlx.engine`
 hands the core.  Adding a rule is an entry here and its two choosers, one in
-``dlx/dance.py`` and one in ``dlx/_core/dance.h`` (its code in the ``H_`` enum,
+``dlx/dance.py`` and one in ``dlx/_core/choose.h`` (its code in the ``H_`` enum,
 in the order of this table), held to each other by the parity tests.
 
 >>> for r in RULES.values():
@@ -66,7 +66,7 @@ class Rule:
     """One choice rule: its name, its choosers, its code in the core, what it needs."""
 
     name: HeuristicName
-    code: int                   # dance.h's H_ code
+    code: int                   # choose.h's H_ code
     plain: Chooser              # without bounds (dlx.dance)
     bounded: Chooser | None     # under bounds (Algorithm M); None: not there
     needs: tuple[str, ...]      # keys of NEEDS

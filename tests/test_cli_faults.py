@@ -222,8 +222,8 @@ def test_a_signal_at_any_moment_of_start_up_is_one_line(signum, runs):
         if rc == code and out:
             # Ctrl-C once the count is under way: the count so far (N+), as a budget does
             assert signum == signal.SIGINT and re.fullmatch(r"\d+\+\n", out), (rc, out, err)
-            assert re.fullmatch(rf"dlx: interrupted: [\d,]+ solutions? so far, search"
-                                rf" unfinished;[^\n]*--checkpoint[^\n]*\n", err), err
+            assert re.fullmatch(r"dlx: interrupted: [\d,]+ solutions? so far, search"
+                                r" unfinished;[^\n]*--checkpoint[^\n]*\n", err), err
             kind = "dlx, the count so far"
             seen[kind] = seen.get(kind, 0) + 1
             continue

@@ -273,7 +273,7 @@ def test_choice_rules_are_named_only_in_their_table():
     Literal, a mapping) or writes two of them into a message; everything else reads
     the table.  ("first" is also a view's name: alone in a list, or compared with
     anything but a heuristic, it is not a rule.)
-    In the core, the rules are the H_ enum of dance.h, in the table's order, and no
+    In the core, the rules are the H_ enum of choose.h, in the table's order, and no
     message lists them."""
     from typing import get_args
 
@@ -301,9 +301,9 @@ def test_choice_rules_are_named_only_in_their_table():
             spelled = {e.value for e in elements
                        if isinstance(e, ast.Constant) and e.value in names}
             assert spelled <= {"first"}, f"{where}:{node.lineno}: rule names {spelled}"
-    header = (DLX / "_core" / "dance.h").read_text()
+    header = (DLX / "_core" / "choose.h").read_text()
     enum = re.search(r"enum \{ (H_[A-Z_]+(?:, H_[A-Z_]+)*) \}", header)
-    assert enum is not None, "dance.h: no enum of H_ codes"
+    assert enum is not None, "choose.h: no enum of H_ codes"
     codes = enum[1].split(", ")
     by_code = sorted(RULES.values(), key=lambda r: r.code)
     assert [r.code for r in by_code] == list(range(len(RULES)))

@@ -120,6 +120,8 @@ search_set(Run *r, Batch *B, Answers *a, Py_ssize_t k, const int *forced, int n)
         return;
     }
     int placed = dlx_place_forced(r, forced, n);
+    if (placed == PLACED && r->tree != NULL)
+        dlx_tree_build(r);              /* (X3's tree, from the state placed) */
     if (placed != PLACED) {
         dlx_run_reset(r);
         a->found[k] = 0;
@@ -152,13 +154,10 @@ batch_start(Run *r, const TableObject *t, int bits, Batch *B, long long limit,
         return -1;
     r->mode = MODE_COUNT;
     r->keep_first = 1;
-    int attached = dlx_bits_attach(r, bits);
-    if (attached < 0) {
+    if (dlx_run_attach(r, bits) < 0) {
         PyMem_Free(r->block);
         return -1;
     }
-    if (!attached)
-        dlx_run_load_links(r);
     B->limit = limit;
     B->max_nodes = max_nodes;
     B->late = B->interrupted = B->broken = 0;
@@ -175,6 +174,7 @@ batch_end(Run *r)
 {
     PyMem_Free(r->block);
     dlx_bits_detach(r);
+    dlx_tree_detach(r);
 }
 
 /* After the sets: an exception for an interruption (already set) or a bug. */

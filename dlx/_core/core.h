@@ -9,13 +9,20 @@
  * The files, one per concern (this header holds what they share):
  *
  *   dance.h           the node layout, the state of a search (Run) and the dance:
- *                     hide, cover, purify, commit, tweak and the choosers, always
- *                     inline (Knuth's names and a map of the steps at its top)
+ *                     hide, cover, purify, commit, tweak, always inline (Knuth's
+ *                     names and a map of the steps at its top)
+ *   choose.h          X3 (M3): the choosers of each rule of dlx/rules.py's table,
+ *                     and their dispatch (included at the end of dance.h)
+ *   tree.h            X3 for big problems: the tournament tree of the items' keys
+ *                     (kept by the dance's steps when the loop has one)
  *   loop.c            THE loop (run_core_impl), written once and compiled by
  *                     constant arguments of an always-inline function: plain (no
- *                     colours; primary items only), coloured, and bounded
- *                     (Algorithm M), each with and without the cache; forced
- *                     options (X1) and branch and bound
+ *                     colours; primary items only), on Knuth's cyclic walks,
+ *                     coloured, and bounded (Algorithm M), each with the cache
+ *                     and with X3's tree, or neither; forced options (X1),
+ *                     X3's tree (attach, build) and branch and bound
+ *   bits.h, bits.c    the bitset representation of small problems (no colours,
+ *                     no bounds): each level's state copied, no undo
  *   table.c           Table: the static, validated arrays of one problem, the
  *                     node layout a search starts from and the walks of hide;
  *                     its type object; the readers of numbers and of sets of
@@ -58,6 +65,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "dance.h"
 
@@ -154,7 +164,7 @@ DLX_HIDDEN PyObject *dlx_Table_estimate(TableObject *t, PyObject *args, PyObject
 
 /* -------------------------------------------------------- branch and bound */
 
-/* Branch and bound (mode best; dlx.search.Bound): option weights to maximise, the
+/* Branch and bound (mode best; dlx/bound.py's Bound): option weights to maximise, the
    k best solutions so far, and the default estimate of what the uncovered items
    can still add: for each, the best share weight / primary items among its
    options.  Int weights are exact: shares are scaled by `scale` (so they are whole
@@ -172,10 +182,16 @@ typedef struct Best {
 DLX_HIDDEN int dlx_run_alloc(Run *r, const TableObject *t);
 DLX_HIDDEN int dlx_run_alloc_bare(Run *r, const TableObject *t);
 DLX_HIDDEN void dlx_run_load_links(Run *r);
+DLX_HIDDEN int dlx_run_attach(Run *r, int rep);
 DLX_HIDDEN void dlx_run_reset(Run *r);
 DLX_HIDDEN void dlx_run_start(Run *r);
 DLX_HIDDEN int dlx_run_core(Run *r);
 DLX_HIDDEN int dlx_place_forced(Run *r, const int *forced, int n);
+
+/* X3's tree (loop.c; tree.h says what it is). */
+DLX_HIDDEN int dlx_tree_attach(Run *r, int want);
+DLX_HIDDEN void dlx_tree_detach(Run *r);
+DLX_HIDDEN void dlx_tree_build(Run *r);
 
 /* The bitset representation (bits.c; bits.h says what it serves). */
 DLX_HIDDEN int dlx_bits_build(TableObject *t);
@@ -217,6 +233,25 @@ dlx_untrack_atoms(PyObject *tuple)
 }
 DLX_HIDDEN PyObject *dlx_item_names(PyObject *module, PyObject *args);
 DLX_HIDDEN PyObject *dlx_read_options(PyObject *module, PyObject *args);
+
+/* Ask for huge pages (Linux's transparent ones, where they are given on request)
+   for the whole 2 MB pages inside a big block a search has just allocated: a search
+   of a big problem jumps about hundreds of megabytes of nodes, and with 4 kB pages
+   most of its reads miss the TLB, and each page costs a fault when first written. */
+static inline void
+dlx_huge_pages(void *block, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)block + huge - 1) & ~(huge - 1);
+    uintptr_t hi = ((uintptr_t)block + bytes) & ~(huge - 1);
+    if (bytes >= 4 * huge && hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)block;
+    (void)bytes;
+#endif
+}
 
 /* The ident of Python's main thread (the only one where it handles signals). */
 extern DLX_HIDDEN unsigned long dlx_main_thread;

@@ -1,7 +1,7 @@
 /* dlx._core's dance: the node layout, the state of one search, and the steps of
  * Knuth's Algorithms X, C and M (TAOCP 7.2.2.1) that the loop (loop.c) inlines.
  *
- * Each step is written once, here, as dlx/search.py's Dance writes it; the loop
+ * Each step is written once, here, as dlx/dance.py's Dance writes it; the loop
  * and the placing of forced options (loop.c, minimize.c) compile them in with a
  * constant `colored` flag (COLOURS, SECONDARY_LENS, CYCLIC: see hide), so
  * that problems without colours get a dance with no colour tests in it, from the
@@ -24,10 +24,12 @@
  * Where each step is:  hide/unhide (13), (15) (hide_long/unhide_long for an
  * option without a walk); cover/uncover (12), (14);
  * purify/unpurify and commit/uncommit (Algorithm C); commit_option (X5) and
- * uncommit_option (X6); choose_mrv (X3) and the other rules' choosers (choose_item);
- * for Algorithm M: commit_bounded/uncommit_bounded, tweak/untweak, restore_bounded
- * (X7) and choose_bounded (X3).
- * The loop itself, X1..X8 (M1..M9), is run_core_impl in loop.c.
+ * uncommit_option (X6); for Algorithm M: commit_bounded/uncommit_bounded,
+ * tweak/untweak, restore_bounded (X7).  X3 (M3), the choice of an item by each rule
+ * (choose_mrv, choose_item, choose_bounded), is in choose.h, included at the end.
+ * The loop itself, X1..X8 (M1..M9), is run_core_impl in loop.c.  For big problems
+ * the steps also keep X3's tournament tree (tree.h) when the loop has one (TREE):
+ * x3_len, x3_fix, x3_in and x3_out below; x3_choose reads it.
  */
 
 #ifndef DLX_DANCE_H
@@ -44,6 +46,8 @@
 #define NOINLINE static
 #define DLX_HIDDEN
 #endif
+
+#include "tree.h"
 
 #define LOOKAHEAD 64                 /* early failure looks this far; as dlx.search */
 
@@ -116,6 +120,10 @@ typedef struct {
     void *bits_block;
     char *bits_state;
     uint64_t *bits_cand;
+    /* X3's tournament tree (tree.h), when the search keeps one: 2 * tree_P keys,
+       then the items marked since the last X3 (loop.c's dlx_tree_attach) */
+    void *tree;
+    int tree_P;
     /* counters and limits */
     long long nodes, updates, solutions, budget, limit, pause_at;
     int check_reason;
@@ -134,15 +142,18 @@ typedef struct {
     const int *W;
     int *BOUND;              /* (M) as in Run */
     const int *SLACK;
-    int N1;                  /* (M) the last primary item */
+    int N1;                  /* the last primary item */
     int zeros;
+    void *tree;              /* (TREE) X3's tree, as in Run, and its leaves */
+    int P;
 } Ctx;
 
 /* The Ctx of run r (the one place it is written); store c.zeros back into r after. */
 ALWAYS_INLINE Ctx
 ctx_of(const Run *r)
 {
-    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->W, r->BOUND, r->SLACK, r->N1, r->zeros};
+    Ctx c = {r->nd, r->LL, r->RL, r->COL, r->W, r->BOUND, r->SLACK, r->N1, r->zeros,
+             r->tree, r->tree_P};
     return c;
 }
 
@@ -156,6 +167,116 @@ ctx_of(const Run *r)
 #define SECONDARY_LENS 2
 #define KEPT_LENS (COLOURS | SECONDARY_LENS)
 #define CYCLIC 4                 /* (without colours) the walks are Knuth's cyclic ones */
+#define TREE 8                   /* the loop keeps X3's tree (tree.h), keyed by LEN */
+#define TREE_BOUNDED (TREE | 16) /* ... keyed by Algorithm M's branching degree */
+
+/* ------------------------------------------------ X3's tree (tree.h), kept */
+
+/* The key primary item i has now: Algorithm M's (TREE_BOUNDED) or by LEN len. */
+ALWAYS_INLINE wkey
+x3_key(const Ctx *c, int i, int len, const int colored)
+{
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        return tree_key_bounded(len, c->BOUND[i], c->SLACK[i], i);
+    return tree_key(len, i);
+}
+
+/* The items whose key may have changed since the last X3 (after the tree's keys):
+   D[0] of them in D[1..], each marked in mark[] (after D's P + 1 ints). */
+ALWAYS_INLINE int *
+x3_dirty(const Ctx *c, const int colored)
+{
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        return (int *)((wkey *)c->tree + 2 * (size_t)c->P);
+    return (int *)((uint64_t *)c->tree + 2 * (size_t)c->P);
+}
+
+/* Primary item i has LEN len now (or, under bounds, a new BOUND): its key is set
+   at the next X3 (x3_flush), once however often it changes before then, and not at
+   all when it comes back to what it was. */
+ALWAYS_INLINE void
+x3_len(const Ctx *c, int i, int len, const int colored)
+{
+    (void)len;
+    if (!(colored & TREE))
+        return;
+    int *D = x3_dirty(c, colored);
+    unsigned char *mark = (unsigned char *)(D + c->P + 1);
+    if (!mark[i]) {
+        mark[i] = 1;
+        D[++D[0]] = i;
+    }
+}
+
+/* The same after BOUND[i] or LEN[i] changed. */
+ALWAYS_INLINE void
+x3_fix(const Ctx *c, int i, const int colored)
+{
+    x3_len(c, i, 0, colored);
+}
+
+/* Give the items marked by x3_len their keys now: an item in the active list the
+   key of its LEN (and bounds), moved up or down its path; an item out of it keeps
+   OUT (x3_in gives it its key when it comes back). */
+ALWAYS_INLINE void
+x3_flush(const Ctx *c, const int colored)
+{
+    int *D = x3_dirty(c, colored);
+    unsigned char *mark = (unsigned char *)(D + c->P + 1);
+    const int n = D[0], P = c->P;
+    for (int k = 1; k <= n; k++) {
+        const int i = D[k], l = P + i, len = LEN_OF(c->nd, OFF(i));
+        mark[i] = 0;
+        if ((colored & TREE_BOUNDED) == TREE_BOUNDED) {
+            wkey *T = (wkey *)c->tree, old = T[l];
+            if (old != OUT128)
+                tree_move_bounded(T, l, old, x3_key(c, i, len, colored));
+        }
+        else {
+            uint64_t *T = (uint64_t *)c->tree, old = T[l];
+            if (old != OUT64)
+                tree_move(T, l, old, tree_key(len, i));
+        }
+    }
+    D[0] = 0;
+}
+
+/* Primary item i leaves the active list (cover, the null choice), or comes back. */
+ALWAYS_INLINE void
+x3_out(const Ctx *c, int i, const int colored)
+{
+    if (!(colored & TREE))
+        return;
+    const int l = c->P + i;
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        tree_move_bounded((wkey *)c->tree, l, ((wkey *)c->tree)[l], OUT128);
+    else
+        tree_move((uint64_t *)c->tree, l, ((uint64_t *)c->tree)[l], OUT64);
+}
+
+ALWAYS_INLINE void
+x3_in(const Ctx *c, int i, const int colored)
+{
+    if (!(colored & TREE))
+        return;
+    const int l = c->P + i, len = LEN_OF(c->nd, OFF(i));
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        tree_move_bounded((wkey *)c->tree, l, ((wkey *)c->tree)[l], x3_key(c, i, len, colored));
+    else
+        tree_move((uint64_t *)c->tree, l, ((uint64_t *)c->tree)[l], tree_key(len, i));
+}
+
+/* X3 by the tree: the item of least key (some primary item is uncovered).  It is
+   the item choose_mrv chooses (no uncovered primary item empty), or under bounds
+   choose_bounded_by's (without sharp). */
+ALWAYS_INLINE int
+x3_choose(const Ctx *c, const int colored)
+{
+    x3_flush(c, colored);
+    if ((colored & TREE_BOUNDED) == TREE_BOUNDED)
+        return (int)(uint32_t)((const wkey *)c->tree)[1];
+    return (int)(uint32_t)((const uint64_t *)c->tree)[1];
+}
 
 /* The next node of x's option after q, cyclically (q+1, or the option's first
    node after its last), and the one before it. */
@@ -175,16 +296,16 @@ prev_node(const char *nd, int q)
 
 /* hide and unhide for an option with no walk in W (see build_walks in table.c):
    Knuth's walk by the links, every node as in Algorithm C's hide' (secondary
-   items' LEN too, which both keep: nothing else needs it then).  They take no Ctx
-   and return what Ctx.zeros gains (and hide_long its updates), so that the loop
-   keeps its Ctx in registers. */
+   items' LEN too, which both keep: nothing else needs it then).  They write no Ctx
+   but return what Ctx.zeros gains (and hide_long its updates), so that the loop
+   keeps its Ctx in registers; with TREE they keep X3's tree of c. */
 typedef struct {
     long long updates;
     int zeros;
 } Hidden;
 
 ALWAYS_INLINE Hidden
-hide_long(char *nd, const int *COL, int p, const int colored)
+hide_long(char *nd, const Ctx *c, int p, const int colored)
 {
     Hidden h = {0, 0};
     for (int q = next_node(nd, p); q != p; q = next_node(nd, q)) {
@@ -195,14 +316,17 @@ hide_long(char *nd, const int *COL, int p, const int colored)
         }
         AT(nd, n->u)->d = n->d;
         AT(nd, n->d)->u = n->u;
-        h.zeros += --LEN_OF(nd, n->t) == 0;
+        int len = --LEN_OF(nd, n->t);
+        h.zeros += len == 0;
         h.updates++;
+        if ((colored & TREE) && n->t <= OFF(c->N1))
+            x3_len(c, IDX(n->t), len, colored);
     }
     return h;
 }
 
 ALWAYS_INLINE int
-unhide_long(char *nd, const int *COL, int p, const int colored)
+unhide_long(char *nd, const Ctx *c, int p, const int colored)
 {
     int zeros = 0;
     for (int q = next_node(nd, p); q != p; q = next_node(nd, q)) {
@@ -213,7 +337,10 @@ unhide_long(char *nd, const int *COL, int p, const int colored)
         }
         AT(nd, n->u)->d = q;
         AT(nd, n->d)->u = q;
-        zeros -= LEN_OF(nd, n->t)++ == 0;
+        int len = LEN_OF(nd, n->t)++;
+        zeros -= len == 0;
+        if ((colored & TREE) && n->t <= OFF(c->N1))
+            x3_len(c, IDX(n->t), len + 1, colored);
     }
     return zeros;
 }
@@ -242,13 +369,16 @@ hide(Ctx *c, int p, const int colored)
             int u = n->u, d = n->d, t = n->t;
             AT(nd, u)->d = d;
             AT(nd, d)->u = u;
-            zeros += --LEN_OF(nd, t) == 0;
+            int len = --LEN_OF(nd, t);
+            zeros += len == 0;
+            if ((colored & TREE) && t <= OFF(c->N1))    /* (secondary ones too here) */
+                x3_len(c, IDX(t), len, colored);
         }
         c->zeros = zeros;
         return w - w0;
     }
     if (__builtin_expect(rel < 0, 0)) {
-        Hidden h = hide_long(nd, c->COL, p, colored);
+        Hidden h = hide_long(nd, c, p, colored);
         c->zeros += h.zeros;
         return h.updates;
     }
@@ -260,7 +390,9 @@ hide(Ctx *c, int p, const int colored)
         int u = n->u, d = n->d, t = n->t;
         AT(nd, u)->d = d;
         AT(nd, d)->u = u;
-        zeros += --LEN_OF(nd, t) == 0;
+        int len = --LEN_OF(nd, t);
+        zeros += len == 0;
+        x3_len(c, IDX(t), len, colored);
     }
     c->zeros = zeros;
     long long k = w - w0;
@@ -300,13 +432,16 @@ unhide(Ctx *c, int p, const int colored)
             int u = n->u, d = n->d, t = n->t;
             AT(nd, u)->d = q;
             AT(nd, d)->u = q;
-            zeros -= LEN_OF(nd, t)++ == 0;
+            int len = LEN_OF(nd, t)++;
+            zeros -= len == 0;
+            if ((colored & TREE) && t <= OFF(c->N1))
+                x3_len(c, IDX(t), len + 1, colored);
         }
         c->zeros = zeros;
         return;
     }
     if (__builtin_expect(rel < 0, 0)) {
-        c->zeros += unhide_long(nd, c->COL, p, colored);
+        c->zeros += unhide_long(nd, c, p, colored);
         return;
     }
     const int f = p - rel;
@@ -317,7 +452,9 @@ unhide(Ctx *c, int p, const int colored)
         int u = n->u, d = n->d, t = n->t;
         AT(nd, u)->d = q;
         AT(nd, d)->u = q;
-        zeros -= LEN_OF(nd, t)++ == 0;
+        int len = LEN_OF(nd, t)++;
+        zeros -= len == 0;
+        x3_len(c, IDX(t), len + 1, colored);
     }
     c->zeros = zeros;
     for (int r; (r = *++w) >= 0;) {
@@ -350,6 +487,8 @@ cover(Ctx *c, int i, const int colored)
     c->RL[l] = r;
     c->LL[r] = l;
     c->zeros -= LEN_OF(nd, h) == 0;
+    if ((colored & TREE) && i <= c->N1)
+        x3_out(c, i, colored);
     return k;
 }
 
@@ -363,6 +502,8 @@ uncover(Ctx *c, int i, const int colored)
     c->RL[l] = i;
     c->LL[r] = i;
     c->zeros += LEN_OF(nd, h) == 0;
+    if ((colored & TREE) && i <= c->N1)
+        x3_in(c, i, colored);
     for (int p = AT(nd, h)->u; p != h; p = AT(nd, p)->u)
         unhide(c, p, colored);
 }
@@ -481,190 +622,7 @@ uncommit_option(Ctx *c, int x, int last, const int colored)
         uncommit(c, q, colored);
 }
 
-/* X3, minimum remaining values: the first item of shortest list, as dlx.search.
-   Called only when no uncovered primary item is empty (zeros == 0), so the scan
-   can stop at the first item of length 1. */
-static inline int
-choose_mrv(const int *RL, const char *nd)
-{
-    int i = RL[0], j = i, s = LEN_OF(nd, OFF(i));
-    while (s > 1) {
-        j = RL[j];
-        if (j == 0)
-            break;
-        int t = LEN_OF(nd, OFF(j));
-        if (t < s) {
-            s = t;
-            i = j;
-        }
-    }
-    return i;
-}
-
-/* The rules of X3, in the order of dlx.rules.RULES (their codes): the table there
-   names them and says what each does; each has its chooser here and in dlx.dance. */
-enum { H_MRV, H_FIRST, H_SHARP, H_WEIGHTED, H_MRV_RANDOM, H_RULES };
-
-/* Added to the key of an item that is not sharp: more than any LEN (dlx2-sharp). */
-#define UNSHARP (1LL << 40)
-
-/* X3, Knuth's dlx2-sharp: minimum remaining values among the items named #..., an
-   item that is not sharp winning only with at most one option left; the first on
-   ties (dlx.dance.choose_sharp).  Called when no uncovered primary item is empty. */
-static inline int
-choose_sharp(const int *RL, const char *nd, const unsigned char *sharp)
-{
-    int best = 0;
-    long long key = 0;
-    for (int j = RL[0]; j != 0; j = RL[j]) {
-        long long n = LEN_OF(nd, OFF(j));
-        long long k = n <= 1 || sharp[j] ? n : n + UNSHARP;
-        if (best == 0 || k < key) {
-            best = j;
-            key = k;
-            if (key <= 1)
-                break;
-        }
-    }
-    return best;
-}
-
-/* X3, the weighted choice of Knuth's SSXCC variant (dlx.dance.Weighted): the first
-   item with one option left, else the item of least LEN / weight, the first on ties
-   (compared as products: exact). */
-static inline int
-choose_weighted(const int *RL, const char *nd, const long long *wt)
-{
-    int best = 0;
-    long long nb = 0;
-    for (int j = RL[0]; j != 0; j = RL[j]) {
-        long long n = LEN_OF(nd, OFF(j));
-        if (n <= 1)
-            return j;
-        if (best == 0 || n * wt[best] < nb * wt[j]) {
-            best = j;
-            nb = n;
-        }
-    }
-    return best;
-}
-
-/* (weighted) A dead end: the first uncovered primary item with an empty list gains
-   weight (dlx.dance.Weighted.ran_dry). */
-static inline void
-ran_dry(const int *RL, const char *nd, long long *wt)
-{
-    int j = RL[0];
-    while (j != 0 && LEN_OF(nd, OFF(j)) != 0)
-        j = RL[j];
-    if (j != 0)
-        wt[j]++;
-}
-
-/* splitmix64 (Steele, Lea and Flood), as dlx.dance.Rand: the same numbers from the
-   same seed on both engines (the random rule, and estimate.c's probes). */
-static inline uint64_t
-rand_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* A uniform number in 0..n-1: draws below 2**64 mod n are rejected (no bias). */
-static inline uint64_t
-rand_below(uint64_t *state, uint64_t n)
-{
-    uint64_t low = (0 - n) % n;
-    for (;;) {
-        uint64_t z = rand_next(state);
-        if (z >= low)
-            return z % n;
-    }
-}
-
-/* X3, minimum remaining values with its ties drawn at random (dlx.dance.RandomTies):
-   among the items of shortest list, the k-th in the item list, k drawn from *rng;
-   an item with one option left is taken at once, with no draw.  Called when no
-   uncovered primary item is empty. */
-static inline int
-choose_random(const int *RL, const char *nd, uint64_t *rng)
-{
-    int best = RL[0], s = LEN_OF(nd, OFF(best)), ties = 1;
-    for (int j = RL[best]; j != 0 && s > 1; j = RL[j]) {
-        int n = LEN_OF(nd, OFF(j));
-        if (n < s) {
-            best = j;
-            s = n;
-            ties = 1;
-        }
-        else if (n == s)
-            ties++;
-    }
-    if (s <= 1 || ties == 1)
-        return best;
-    uint64_t k = rand_below(rng, (uint64_t)ties);
-    int j = best;                       /* the k-th tie from the first one on */
-    while (LEN_OF(nd, OFF(j)) != s || k > 0) {
-        if (LEN_OF(nd, OFF(j)) == s)
-            k--;
-        j = RL[j];
-    }
-    return j;
-}
-
-/* (H_MRV_RANDOM) X4: the option of item i to try first, drawn at random from r->rng
-   (no draw when it has one option): dlx.dance.RandomTies.turn. */
-static inline int
-random_first(Run *r, int i)
-{
-    const char *nd = (const char *)r->nd;
-    int n = LEN_OF(nd, OFF(i)), x = AT(nd, OFF(i))->d;
-    for (uint64_t k = n > 1 ? rand_below(&r->rng, (uint64_t)n) : 0; k > 0; k--)
-        x = AT(nd, x)->d;
-    return x;
-}
-
-/* Make node q the first option of item i's list, keeping the list's cyclic order:
-   the header moves to sit above q (dlx.dance.Dance.start_at).  start_at with the old
-   first undoes it; while i is covered nothing else changes its list. */
-static inline void
-start_at(char *nd, int i, int q)
-{
-    const int h = OFF(i);
-    Node *head = AT(nd, h);
-    if (head->d == q)
-        return;
-    AT(nd, head->d)->u = head->u;       /* the header out of the circle */
-    AT(nd, head->u)->d = head->d;
-    int above = AT(nd, q)->u;           /* and back in, above q */
-    head->u = above;
-    head->d = q;
-    AT(nd, above)->d = h;
-    AT(nd, q)->u = h;
-}
-
-/* X3 without bounds: the item r's rule chooses (no uncovered primary item empty). */
-static inline int
-choose_item(Run *r)
-{
-    const char *nd = (const char *)r->nd;
-    switch (r->heuristic) {
-    case H_FIRST:
-        return r->RL[0];
-    case H_SHARP:
-        return choose_sharp(r->RL, nd, r->sharp);
-    case H_WEIGHTED:
-        return choose_weighted(r->RL, nd, r->wt);
-    case H_MRV_RANDOM:
-        return choose_random(r->RL, nd, &r->rng);
-    default:
-        return choose_mrv(r->RL, nd);
-    }
-}
-
-/* ------------ Algorithm M: bounds on primary items (dlx.search's Dance.commit etc.) */
+/* ------- Algorithm M: bounds on primary items (dlx/dance.py's Dance.commit_bounded etc.) */
 
 /* Algorithm M's commit of node q: a primary item may be covered BOUND more times
    (cover it when that reaches 0); a secondary item as Algorithm C.  (Under bounds
@@ -677,6 +635,7 @@ commit_bounded(Ctx *c, int q, const int colored)
         return commit(c, q, colored);
     if (--c->BOUND[i] == 0)
         return cover(c, i, colored);
+    x3_fix(c, i, colored);
     return 0;
 }
 
@@ -691,23 +650,26 @@ uncommit_bounded(Ctx *c, int q, const int colored)
     }
     if (c->BOUND[i]++ == 0)
         uncover(c, i, colored);
+    x3_fix(c, i, colored);
 }
 
 /* The null choice takes item i out of the item list (its options stay), and puts
    it back. */
 static inline void
-deactivate(Ctx *c, int i)
+deactivate(Ctx *c, int i, const int colored)
 {
     int l = c->LL[i], r = c->RL[i];
     c->RL[l] = r;
     c->LL[r] = l;
+    x3_out(c, i, colored);
 }
 
 static inline void
-reactivate(Ctx *c, int i)
+reactivate(Ctx *c, int i, const int colored)
 {
     c->RL[c->LL[i]] = i;
     c->LL[c->RL[i]] = i;
+    x3_in(c, i, colored);
 }
 
 /* Take node x out of its item's list (Knuth's tweak); with block, hide the rest of
@@ -721,7 +683,9 @@ tweak(Ctx *c, int x, int block, const int colored)
     Node *n = AT(nd, x);
     AT(nd, n->u)->d = n->d;
     AT(nd, n->d)->u = n->u;
-    LEN_OF(nd, n->t)--;
+    int len = --LEN_OF(nd, n->t);
+    if ((colored & TREE) && n->t <= OFF(c->N1))
+        x3_len(c, IDX(n->t), len, colored);
     return 1 + (block ? hide(c, x, colored) : 0);
 }
 
@@ -743,6 +707,7 @@ untweak(Ctx *c, int i, int first, int block, const int colored)
     }
     AT(nd, last)->u = above;
     LEN_OF(nd, h) += k;
+    x3_fix(c, i, colored);
 }
 
 /* X7 (M8) for item i: undo its cover, or put back what was tweaked out of its list
@@ -764,153 +729,9 @@ restore_bounded(Ctx *c, int i, int first, const int colored)
         }
     }
     c->BOUND[i]++;
+    x3_fix(c, i, colored);
 }
 
-/* The branching degree of item i under bounds: LEN + s - BOUND + 1, where
-   s = min(SLACK, BOUND) (dlx.dance.degree). */
-ALWAYS_INLINE int
-degree_of(const Run *r, int i, int *s)
-{
-    int b = r->BOUND[i];
-    *s = r->SLACK[i] < b ? r->SLACK[i] : b;
-    return LEN_OF(r->nd, OFF(i)) + *s - b + 1;
-}
-
-/* X3 (M3), Algorithm M's choice: the item of smallest branching degree (degree_of);
-   ties to the smaller s, then the longer list, then the first
-   (dlx.dance.choose_bounded; with `sharp`, dlx3-sharp's rule, choose_bounded_sharp).
-   An item of degree 0 or less is a dead end whichever is chosen: the scan stops
-   there.  Returns the degree through *degree. */
-ALWAYS_INLINE int
-choose_bounded_by(const Run *r, const unsigned char *sharp, int *degree)
-{
-    const char *nd = (const char *)r->nd;
-    const int *RL = r->RL, *BOUND = r->BOUND, *SLACK = r->SLACK;
-    int best = 0, bs = 0, bl = 0, bd = 0;
-    long long bt = LLONG_MAX;
-    for (int j = RL[0]; j != 0; j = RL[j]) {
-        int b = BOUND[j], s = SLACK[j] < b ? SLACK[j] : b;
-        int len = LEN_OF(nd, OFF(j));
-        int d = len + s - b + 1;
-        if (d <= 0) {
-            best = j;
-            bd = d;
-            break;
-        }
-        long long t = d;
-        if (sharp != NULL && d > 1 && !sharp[j])
-            t += UNSHARP;               /* dlx3-sharp: an item that is not sharp waits */
-        if (t < bt || (t == bt && (s < bs || (s == bs && len > bl)))) {
-            best = j;
-            bt = t;
-            bs = s;
-            bl = len;
-            bd = d;
-        }
-    }
-    *degree = bd;
-    return best;
-}
-
-/* choose_bounded_by with dlx3-sharp's rule, out of line (the loop inlines the
-   plain rule only). */
-static __attribute__((noinline, unused)) int
-choose_bounded_sharp(const Run *r, int *degree)
-{
-    return choose_bounded_by(r, r->sharp, degree);
-}
-
-/* X3 (M3), the weighted choice under bounds of Knuth's SSMCC-WTD
-   (dlx.dance.WeightedBounded): the first item of degree 0 or less (a dead end, whose
-   weight the loop raises), else the first of degree 1 (forced), else the item of
-   least degree / weight (compared as products: exact), ties as choose_bounded_by's
-   (the smaller s, then the longer list, then the first). */
-static __attribute__((noinline, unused)) int
-choose_bounded_weighted(const Run *r, int *degree)
-{
-    const int *RL = r->RL;
-    const long long *wt = r->wt;
-    int best = 0, forced = 0, bd = 0, bs = 0, bl = 0, s;
-    for (int j = RL[0]; j != 0; j = RL[j]) {
-        int d = degree_of(r, j, &s), len = LEN_OF(r->nd, OFF(j));
-        if (d <= 0) {
-            *degree = d;
-            return j;
-        }
-        if (d == 1) {
-            if (forced == 0)
-                forced = j;
-            continue;
-        }
-        if (forced != 0)
-            continue;
-        long long here = (long long)d * wt[best], there = (long long)bd * wt[j];
-        if (best == 0 || here < there
-            || (here == there && (s < bs || (s == bs && len > bl)))) {
-            best = j;
-            bd = d;
-            bs = s;
-            bl = len;
-        }
-    }
-    *degree = forced != 0 ? 1 : bd;
-    return forced != 0 ? forced : best;
-}
-
-/* X3 (M3), Algorithm M's choice with its ties (degree, s and length alike) drawn at
-   random from r->rng (dlx.dance.RandomTiesBounded); a dead end (degree 0 or less):
-   the first one, with no draw. */
-static __attribute__((noinline, unused)) int
-choose_bounded_random(Run *r, int *degree)
-{
-    const int *RL = r->RL;
-    int best = 0, bd = 0, bs = 0, bl = 0, ties = 0, s;
-    for (int j = RL[0]; j != 0; j = RL[j]) {
-        int d = degree_of(r, j, &s), len = LEN_OF(r->nd, OFF(j));
-        if (d <= 0) {
-            *degree = d;
-            return j;
-        }
-        if (best == 0 || d < bd || (d == bd && (s < bs || (s == bs && len > bl)))) {
-            best = j;
-            bd = d;
-            bs = s;
-            bl = len;
-            ties = 1;
-        }
-        else if (d == bd && s == bs && len == bl)
-            ties++;
-    }
-    *degree = bd;
-    if (ties <= 1)
-        return best;
-    uint64_t k = rand_below(&r->rng, (uint64_t)ties);
-    for (int j = best;; j = RL[j]) {
-        int d = degree_of(r, j, &s);
-        if (d == bd && s == bs && LEN_OF(r->nd, OFF(j)) == bl && k-- == 0)
-            return j;
-    }
-}
-
-/* X3 (M3) under bounds, by r's rule: the first item (its degree), or the one its
-   chooser chooses (the degree through *degree). */
-ALWAYS_INLINE int
-choose_bounded(Run *r, int *degree)
-{
-    int s;
-    switch (r->heuristic) {
-    case H_FIRST:
-        *degree = degree_of(r, r->RL[0], &s);
-        return r->RL[0];
-    case H_SHARP:
-        return choose_bounded_sharp(r, degree);
-    case H_WEIGHTED:
-        return choose_bounded_weighted(r, degree);
-    case H_MRV_RANDOM:
-        return choose_bounded_random(r, degree);
-    default:
-        return choose_bounded_by(r, NULL, degree);
-    }
-}
+#include "choose.h"      /* X3: the rules of choice (after the types and steps they use) */
 
 #endif /* DLX_DANCE_H */

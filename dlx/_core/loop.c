@@ -1,13 +1,15 @@
 /* dlx._core's loop: Knuth's Algorithm C (X without colours, M with bounds),
  * TAOCP 7.2.2.1, as dlx.search.run runs it, with steps X1..X8 named where they
  * happen (and Algorithm M's M1..M9 beside them, as dlx.search numbers them).
- * The loop is written once (run_core_impl) and compiled eight times, by constant
+ * The loop is written once (run_core_impl) and compiled twelve times, by constant
  * arguments of an always-inline function, into run_core_plain (no colours: every
  * commit a cover), run_core_cyclic (the same on Knuth's cyclic walks),
  * run_core_colored (Algorithm C) and run_core_bounded (Algorithm M), each also
- * counting by caching (..._cached); the dance it inlines is in dance.h.  Also
- * here: a search's state (dlx_run_alloc), the forced options (X1,
- * dlx_place_forced) and branch and bound (offer, hopeless).
+ * counting by caching (..._cached) and keeping X3's tree for big problems
+ * (..._tree, tree.h); the dance it inlines is in dance.h.  Also here: a search's
+ * state (dlx_run_alloc, the representation it runs on), the forced options (X1,
+ * dlx_place_forced), X3's tree (dlx_tree_attach, dlx_tree_build) and branch and
+ * bound (offer, hopeless).
  */
 
 #include "core.h"
@@ -34,11 +36,15 @@ dlx_run_alloc_bare(Run *r, const TableObject *t)
     int N = t->N, N1 = t->N1, M = t->M;
     int depth = dlx_levels(t);
     size_t nodes = (size_t)M * sizeof(Node);
-    size_t ints = 2 * (size_t)(N + 2) + (size_t)M + 4 * (size_t)depth + (size_t)N1 + 1;
+    /* COL changes only with colours (purify): without, the search reads the table's */
+    size_t cols = t->colored ? (size_t)M : 0;
+    size_t ints = 2 * (size_t)(N + 2) + cols + 4 * (size_t)depth + (size_t)N1 + 1;
     size_t longs = (size_t)depth + 1;
-    char *block = (char *)PyMem_Malloc(nodes + longs * sizeof(long long) + ints * sizeof(int));
+    size_t bytes = nodes + longs * sizeof(long long) + ints * sizeof(int);
+    char *block = (char *)PyMem_Malloc(bytes);
     if (block == NULL)
         return -1;
+    dlx_huge_pages(block, bytes);
     memset(r, 0, sizeof(Run));
     r->t = t;
     r->N1 = N1;
@@ -50,14 +56,32 @@ dlx_run_alloc_bare(Run *r, const TableObject *t)
     r->profile = (long long *)(block + nodes);
     r->LL = (int *)(block + nodes + longs * sizeof(long long));
     r->RL = r->LL + (N + 2);
-    r->COL = r->RL + (N + 2);
-    r->x = r->COL + M;
+    r->COL = t->colored ? r->RL + (N + 2) : t->COL;
+    r->x = r->RL + (N + 2) + cols;
     r->first_x = r->x + depth;
     r->first = r->first_x + depth;
     r->deg = r->first + depth;
     r->BOUND = r->deg + depth;
     r->SLACK = t->SLACK;
     r->budget = r->limit = -1;
+    return 0;
+}
+
+/* Attach the representation `rep` asks for: -1 the core's choice, 0 the links with
+   X3's scan, 1 the bitsets, 2 the links with X3's tree, each where it serves (the
+   links otherwise); and copy the links unless the run is on the bitsets.  -1 on no
+   memory. */
+int
+dlx_run_attach(Run *r, int rep)
+{
+    int bits = dlx_bits_attach(r, rep == 1 ? 1 : rep < 0 ? -1 : 0);
+    if (bits < 0)
+        return -1;
+    if (bits)
+        return 0;
+    if (dlx_tree_attach(r, rep == 2 ? 1 : rep < 0 ? -1 : 0) < 0)
+        return -1;
+    dlx_run_load_links(r);
     return 0;
 }
 
@@ -70,7 +94,8 @@ dlx_run_load_links(Run *r)
     memcpy(r->nd, t->nodes, (size_t)t->M * sizeof(Node));
     memcpy(r->LL, t->LL, (size_t)(t->N + 2) * sizeof(int));
     memcpy(r->RL, t->RL, (size_t)(t->N + 2) * sizeof(int));
-    memcpy(r->COL, t->COL, (size_t)t->M * sizeof(int));
+    if (t->colored)
+        memcpy(r->COL, t->COL, (size_t)t->M * sizeof(int));
     r->zeros = t->zeros;
 }
 
@@ -110,6 +135,147 @@ dlx_run_start(Run *r)
     r->solutions = 0;
     r->resume = RESUME_ENTER;
 }
+
+/* ------------------------------------------------------ X3's tree (tree.h) */
+
+/* When "auto" keeps X3's tree: the scan walks the active list at every node (up to
+   the first item of at most one option), the tree moves a key for each item whose
+   LEN a node changes, about u = (options of an item) x (items of an option) of them
+   for each cover.  So the tree pays with many items and few updates: from
+   TREE_MIN_ITEMS primary items, when there are TREE_ITEMS_PER_UPDATE times u of
+   them.  bench/big.py --crossover measured it (CPU time, tree over scan): square
+   boards tiled by pairs of neighbours 0.12 at 1,024 items (u = 7.5) and 0.02 at
+   8,100; random covers of 2-5 items 1.15 at 1,024 items (u = 49) and 0.74 at 2,048;
+   empty n^2 x n^2 grids with boxes (options of 4 items) 1.4-1.7 at 2,500 items
+   (u = 100), 1.06 at 5,184 (u = 144), 0.80 at 9,604 and 0.51 at 16,384. */
+#define TREE_MIN_ITEMS 1024
+#define TREE_ITEMS_PER_UPDATE 40
+
+static int
+tree_pays(const TableObject *t)
+{
+#ifdef DLX_TREE_ALWAYS
+    return 1;           /* (a build for the tests: the tree wherever it serves) */
+#endif
+    if (t->N1 < TREE_MIN_ITEMS)
+        return 0;
+    long long primary_nodes = 0;
+    for (int j = 1; j <= t->N1; j++)
+        primary_nodes += t->LEN[j];
+    double option_nodes = (double)t->M - t->N - 2 - t->n_options;
+    double u = (double)primary_nodes / t->N1 * option_nodes / (t->n_options > 0 ? t->n_options : 1);
+    return t->N1 >= TREE_ITEMS_PER_UPDATE * u;
+}
+
+/* Run r keeps X3's tree when its search is one the tree serves (the rule mrv, not
+   sharp; not counting by caching; not on the bitsets) and `want` asks for it: 1
+   always, -1 when it pays (tree_pays), 0 never.  Returns 1 when attached, 0 when
+   not, -1 on no memory.  dlx_tree_build fills it once the forced options are
+   placed. */
+int
+dlx_tree_attach(Run *r, int want)
+{
+    const TableObject *t = r->t;
+    if (want == 0 || r->bits != NULL || r->memo != NULL || r->heuristic != H_MRV
+            || r->sharp != NULL || t->N1 < 1 || (want < 0 && !tree_pays(t)))
+        return 0;
+    int P = 1;
+    while (P <= t->N1)
+        P <<= 1;
+    /* the keys, then the items marked since the last X3 (x3_len), then their marks */
+    size_t bytes = 2 * (size_t)P * (t->multi ? sizeof(wkey) : sizeof(uint64_t))
+                   + ((size_t)P + 1) * sizeof(int) + (size_t)P;
+    void *T = PyMem_Malloc(bytes);
+    if (T == NULL)
+        return -1;
+    dlx_huge_pages(T, bytes);
+    r->tree = T;
+    r->tree_P = P;
+    return 1;
+}
+
+void
+dlx_tree_detach(Run *r)
+{
+    PyMem_Free(r->tree);
+    r->tree = NULL;
+}
+
+/* Fill r's tree from the state of its links now: the keys of the items in the
+   active list, OUT for the others, and the minima above them. */
+#define TREE_BUILD(T, OUT, key)                                               \
+    do {                                                                      \
+        for (int k = 0; k < 2 * P; k++)                                       \
+            T[k] = OUT;                                                       \
+        for (int j = r->RL[0]; j != 0; j = r->RL[j])                          \
+            T[P + j] = key;                                                   \
+        for (int k = P - 1; k >= 1; k--)                                      \
+            T[k] = T[2 * k] < T[2 * k + 1] ? T[2 * k] : T[2 * k + 1];         \
+        T[0] = 0;                                                             \
+        int *D = (int *)(T + 2 * (size_t)P);                                  \
+        D[0] = 0;                                                             \
+        memset(D + P + 1, 0, (size_t)P);                                      \
+    } while (0)
+
+void
+dlx_tree_build(Run *r)
+{
+    const Ctx c = ctx_of(r);
+    const int P = r->tree_P;
+    if (r->t->multi) {
+        wkey *T = (wkey *)r->tree;
+        TREE_BUILD(T, OUT128, x3_key(&c, j, LEN_OF(r->nd, OFF(j)), TREE_BOUNDED));
+    }
+    else {
+        uint64_t *T = (uint64_t *)r->tree;
+        TREE_BUILD(T, OUT64, tree_key(LEN_OF(r->nd, OFF(j)), j));
+    }
+}
+
+#ifdef DLX_TREE_CHECK
+/* (a build for the tests: -DDLX_TREE_CHECK) Does r's tree disagree with its links:
+   a key not the item's, a minimum not its children's, a choice not the scan's? */
+#define TREE_AUDIT(T, OUT, key)                                               \
+    do {                                                                      \
+        for (int j = 1; j < P; j++) {                                         \
+            int in = j <= r->N1 && r->RL[r->LL[j]] == j;                      \
+            if (T[P + j] != (in ? key : OUT))                                 \
+                return 1;                                                     \
+        }                                                                     \
+        for (int k = P - 1; k >= 1; k--)                                      \
+            if (T[k] != (T[2 * k] < T[2 * k + 1] ? T[2 * k] : T[2 * k + 1]))  \
+                return 1;                                                     \
+    } while (0)
+
+static int
+tree_differs(const Run *r, int i, int multi)
+{
+    const Ctx c = ctx_of(r);
+    const int P = r->tree_P;
+    int degree;
+    if (multi) {
+        const wkey *T = (const wkey *)r->tree;
+        TREE_AUDIT(T, OUT128, x3_key(&c, j, LEN_OF(r->nd, OFF(j)), TREE_BOUNDED));
+        return choose_bounded(r, &degree) != i;
+    }
+    const uint64_t *T = (const uint64_t *)r->tree;
+    TREE_AUDIT(T, OUT64, tree_key(LEN_OF(r->nd, OFF(j)), j));
+    return choose_mrv(r->RL, (const char *)r->nd) != i;
+}
+
+#define TREE_CHECK(r, i, multi)                                               \
+    do {                                                                      \
+        if (colored & TREE) {                                                 \
+            r->zeros = c.zeros;                                               \
+            if (tree_differs(r, i, multi)) {                                  \
+                why = R_BROKEN;                                               \
+                goto save;                                                    \
+            }                                                                 \
+        }                                                                     \
+    } while (0)
+#else
+#define TREE_CHECK(r, i, multi) ((void)0)
+#endif
 
 /* ------------------------------------------------------- branch and bound */
 
@@ -230,8 +396,10 @@ run_core_impl(Run *r, const int colored, const int multi, const int cached)
     long long *const profile = r->profile;
     int plen = r->plen;
     Best *const bb = r->bb;
-    /* the dance: coloured or not; secondary items' LEN kept only for the cache */
-    const int how = colored & COLOURS ? (cached ? KEPT_LENS : COLOURS) : colored;
+    /* the dance: coloured or not; secondary items' LEN kept only for the cache; X3's
+       tree kept when the loop has one (TREE: never with the cache) */
+    const int how = colored & COLOURS ? (cached ? KEPT_LENS : COLOURS) | (colored & TREE_BOUNDED)
+                                      : colored;
     int why;
     /* (counting by caching) the cache, and the signature of what is left */
     Memo *const m = cached ? r->memo : NULL;
@@ -299,8 +467,12 @@ enter:
     /* X3 (M3): choose an item i (a primary item with no option left: a dead end;
        with bounds, one whose branching degree is 0) */
     if (multi) {
-        int degree;
-        i = choose_bounded(r, &degree);
+        int degree, s;
+        if (colored & TREE)
+            degree = degree_of(r, i = x3_choose(&c, how), &s);
+        else
+            i = choose_bounded(r, &degree);
+        TREE_CHECK(r, i, multi);
         if (degree <= 0) {
             if (heuristic == H_WEIGHTED)
                 r->wt[i]++;             /* (weighted) i is a dead end: it gains weight */
@@ -314,7 +486,11 @@ enter:
                 ran_dry(RL, nd, r->wt);
             goto leave;
         }
-        i = heuristic == H_MRV ? choose_mrv(RL, nd) : choose_item(r);
+        if (colored & TREE)
+            i = x3_choose(&c, how);     /* (kept only for the rule mrv) */
+        else
+            i = heuristic == H_MRV ? choose_mrv(RL, nd) : choose_item(r);
+        TREE_CHECK(r, i, multi);
         deg[level] = LEN_OF(nd, OFF(i));
     }
     if (bb) {
@@ -331,6 +507,8 @@ enter:
     if (multi) {
         if (--BOUND[i] == 0)
             updates += cover(&c, i, how);
+        else
+            x3_fix(&c, i, how);
         first[level] = AT(nd, OFF(i))->d;
     }
     else {
@@ -378,7 +556,7 @@ leave:
     if (multi && IDX(xl) <= N) {
         /* after the null choice: i is active again, and its level is over (M8) */
         i = IDX(xl);
-        reactivate(&c, i);
+        reactivate(&c, i, how);
         restore_bounded(&c, i, first[level], how);
         goto leave;
     }
@@ -415,6 +593,7 @@ try_:
         if (multi) {
             uncover(&c, i, how);        /* restore_bounded of a covered item */
             BOUND[i]++;
+            x3_fix(&c, i, how);
         }
         else {
             if (heuristic == H_MRV_RANDOM)
@@ -453,7 +632,7 @@ x5_commit:
             if (xl != OFF(i))
                 updates += tweak(&c, xl, BOUND[i] != 0, how);   /* xl leaves i's list */
             else if (BOUND[i])
-                deactivate(&c, i);                          /* the null choice */
+                deactivate(&c, i, how);                     /* the null choice */
         }
         if (xl != OFF(i))
             for (int q = next_node(nd, xl); q != xl; q = next_node(nd, q))
@@ -550,13 +729,45 @@ run_core_bounded_cached(Run *r)
     return run_core_impl(r, COLOURS, 1, 1);
 }
 
-/* Run the loop compiled for r's table (and cache). */
+/* And the four keeping X3's tree (tree.h), for big problems (never with the cache). */
+NOINLINE int
+run_core_plain_tree(Run *r)
+{
+    return run_core_impl(r, TREE, 0, 0);
+}
+
+NOINLINE int
+run_core_cyclic_tree(Run *r)
+{
+    return run_core_impl(r, CYCLIC | TREE, 0, 0);
+}
+
+NOINLINE int
+run_core_colored_tree(Run *r)
+{
+    return run_core_impl(r, COLOURS | TREE, 0, 0);
+}
+
+NOINLINE int
+run_core_bounded_tree(Run *r)
+{
+    return run_core_impl(r, COLOURS | TREE_BOUNDED, 1, 0);
+}
+
+/* Run the loop compiled for r's table (and cache, or tree). */
 int
 dlx_run_core(Run *r)
 {
     if (r->bits != NULL)
         return dlx_bits_run(r);
     const TableObject *t = r->t;
+    if (r->tree != NULL) {
+        if (t->multi)
+            return run_core_bounded_tree(r);
+        if (t->colored)
+            return run_core_colored_tree(r);
+        return t->cyclic ? run_core_cyclic_tree(r) : run_core_plain_tree(r);
+    }
     if (r->memo != NULL) {
         if (t->multi)
             return run_core_bounded_cached(r);

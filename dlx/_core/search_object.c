@@ -8,6 +8,8 @@
 #include "core.h"
 #include "memo.h"
 
+#include <float.h>
+
 /* A search's status, as Search.status names it. */
 enum { ST_READY, ST_PAUSED, ST_DONE, ST_BUDGET, ST_TIMEOUT, ST_FAILED };
 
@@ -67,6 +69,9 @@ explored(const Run *r)
         }
         width *= d;
         done += ((k < d ? k : d) - 1) / width;
+        if (width > DBL_MAX)
+            break;      /* the levels below add 0 (and so does 0.5 / width): a deep
+                           search's estimate costs its first levels, not all of them */
     }
     return done + 0.5 / width;
 }
@@ -428,18 +433,17 @@ Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(S);
         return NULL;
     }
-    int attached = dlx_bits_attach(r, cache > 0 ? 0 : bits);
-    if (attached < 0) {
+    if (dlx_run_attach(r, cache > 0 ? 0 : bits) < 0) {
         PyMem_Free(f);
         Py_DECREF(S);
         return PyErr_NoMemory();
     }
-    if (!attached)
-        dlx_run_load_links(r);
     r->updates = 0;
     int placed = dlx_place_forced(r, f, n_forced);
     S->forced = f;
     S->n_forced = n_forced;
+    if (r->tree != NULL && placed == PLACED)
+        dlx_tree_build(r);
     if (placed == DEAD)
         r->level++;                  /* the root, at the level after the forced options */
     dlx_run_start(r);
@@ -491,6 +495,7 @@ Search_dealloc(SearchObject *S)
     Py_XDECREF(S->table);
     PyMem_Free(S->run.block);
     dlx_bits_detach(&S->run);
+    dlx_tree_detach(&S->run);
     PyMem_Free(S->bblock);
     PyMem_Free(S->run.wt);
     PyMem_Free(S->forced);
@@ -618,6 +623,7 @@ Search_restart(SearchObject *S, PyObject *args, PyObject *kwds)
         return NULL;
     }
     if (heuristic >= H_RULES || (heuristic >= 0 && r->bits != NULL)
+        || (heuristic >= 0 && heuristic != H_MRV && r->tree != NULL)   /* (the tree: mrv) */
         || (heuristic == H_SHARP && r->sharp == NULL)
         || (heuristic == H_WEIGHTED && r->wt == NULL)) {
         PyErr_SetString(PyExc_ValueError, "restart(): a rule this search cannot take (on the"
@@ -633,6 +639,8 @@ Search_restart(SearchObject *S, PyObject *args, PyObject *kwds)
     r->rng = (uint64_t)seed;
     r->updates = 0;
     int placed = dlx_place_forced(r, S->forced, S->n_forced);
+    if (r->tree != NULL && placed == PLACED)
+        dlx_tree_build(r);              /* (what unwinding or a reset left, read afresh) */
     if (placed == DEAD)
         r->level++;
     dlx_run_start(r);
@@ -712,7 +720,8 @@ Search_get_nodes(SearchObject *S, void *closure)
 static PyObject *
 Search_get_representation(SearchObject *S, void *closure)
 {
-    return PyUnicode_FromString(S->run.bits != NULL ? "bits" : "links");
+    return PyUnicode_FromString(S->run.bits != NULL ? "bits" : S->run.tree != NULL ? "tree"
+                                                                             : "links");
 }
 
 static PyObject *
@@ -785,7 +794,8 @@ static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "nodes visited so far", NULL},
     {"updates", (getter)Search_get_updates, NULL, "link updates so far", NULL},
     {"representation", (getter)Search_get_representation, NULL,
-     "'bits' when the search runs on the bitsets (bits.c), else 'links'", NULL},
+     "'bits' when the search runs on the bitsets (bits.c), 'tree' on the links with\n"
+     "X3's tree (tree.h), else 'links' (the links with X3's scan)", NULL},
     {"solutions", (getter)Search_get_solutions, NULL, "solutions reached so far", NULL},
     {"cache", (getter)Search_get_cache, NULL,
      "counting by caching: {'entries': n, 'full': bool, 'overflow': bool}, or None", NULL},

@@ -715,11 +715,12 @@ static PyMethodDef Table_methods[] = {
      "ran out of max_nodes; 3: timeout seconds ran out (the groups not decided are\n"
      "kept).  kept: the forced options left, in order."},
     {"estimate", (PyCFunction)(void (*)(void))dlx_Table_estimate, METH_VARARGS | METH_KEYWORDS,
-     "estimate(samples, seed, heuristic=0, forced=(), sharp=None, timeout=-1.0)\n"
+     "estimate(samples, seed, heuristic=0, forced=(), sharp=None, timeout=-1.0, bits=-1)\n"
      "    -> (done, nodes_mean, nodes_m2, solutions_mean, solutions_m2)\n\n"
      "Knuth's random probes of the search tree below the forced options (option\n"
      "indices), as dlx.estimate makes them: the same random numbers (splitmix64 from\n"
-     "seed) and Welford's sums of the estimates of the probes made."},
+     "seed) and Welford's sums of the estimates of the probes made.  bits: 2 keeps\n"
+     "X3's tree where it serves, 0 the scan, -1 the core's choice."},
     {NULL},
 };
 
