@@ -74,7 +74,7 @@ __all__ = [
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded", "Deadline",
     "ZDD", "zdd",
-    "symmetries", "Symmetries",
+    "symmetries", "Symmetries", "cli",
 ]
 
 # The module of each public name (dlx.split lives in dlx.parallel, the biggest module).
@@ -106,8 +106,9 @@ _MODULES = ("deadline", "engine", "errors", "estimate", "events", "formats", "li
             "minimal", "options", "prepared", "problem", "search", "verify", "views")
 
 # The public modules (in ``__all__``): ``dlx.viz``, the pictures, which imports matplotlib
-# and numpy (the ``viz`` extra) only when it draws.
-_PUBLIC_MODULES = ("viz",)
+# and numpy (the ``viz`` extra) only when it draws; ``dlx.cli``, the ``dlx`` command and
+# what it offers the commands of other packages (``dlx.cli.__all__``).
+_PUBLIC_MODULES = ("viz", "cli")
 
 
 def __getattr__(name: str) -> object:

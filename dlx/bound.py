@@ -12,7 +12,24 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import TypeAlias
 
+from .errors import ExactCoverError, shown
 from .links import Links
+
+
+def checked_weight(get: Callable[[Hashable], object], label: Hashable) -> Number:
+    """The weight ``get(label)`` of one option, as :func:`dlx.best` takes it: an int, a
+    Fraction or a finite float (not a bool); ExactCoverError naming the option when
+    ``get`` fails or gives anything else."""
+    try:
+        w = get(label)
+    except Exception as e:  # noqa: BLE001 - report the label whose weight failed
+        raise ExactCoverError(
+            f"weight of option {shown(label)} could not be computed: {e}") from e
+    if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (
+            isinstance(w, float) and not math.isfinite(w)):
+        raise ExactCoverError(
+            f"weight of option {shown(label)} is {shown(w)}, not a finite number")
+    return w
 
 __all__ = ["Bound", "SearchState", "Number", "shares", "option_shares"]
 

@@ -55,6 +55,7 @@ from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from .bound import checked_weight
 from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Stats
 from .options import Options
@@ -448,19 +449,7 @@ def _weights(problem: ExactCover, weight: Callable[[Any], Any] | Mapping[Any, An
         get = weight.__getitem__
     else:
         get = weight
-    out = []
-    for label in problem.options:
-        try:
-            w = get(label)
-        except Exception as e:  # noqa: BLE001 - report the label whose weight failed
-            raise ExactCoverError(
-                f"weight of option {shown(label)} could not be computed: {e}") from e
-        if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (
-                isinstance(w, float) and not math.isfinite(w)):
-            raise ExactCoverError(
-                f"weight of option {shown(label)} is {shown(w)}, not a finite number")
-        out.append(w)
-    return out
+    return [checked_weight(get, label) for label in problem.options]
 
 
 def scaled_weights(weights: list[Any]) -> tuple[list[int], int]:

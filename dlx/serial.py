@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from . import engine as _engine
-from .bound import Bound, Number, SearchState
+from .bound import Bound, Number, SearchState, checked_weight
 from .errors import BudgetExceeded, ExactCoverError, shown
 from .events import Event, Stats
 from .links import Links
@@ -322,15 +322,7 @@ def weights_of(links: Links, weight: Callable[[Any], Number] | Mapping[Any, Numb
     for o, label in enumerate(links.labels):
         if o & every == every:
             check()                         # type: ignore[misc]  # (every is -1 without)
-        try:
-            w = get(label)
-        except Exception as e:  # noqa: BLE001 - report the label whose weight failed
-            raise ExactCoverError(
-                f"weight of option {shown(label)} could not be computed: {e}") from e
-        if isinstance(w, bool) or not isinstance(w, (int, float, Fraction)) or (
-                isinstance(w, float) and not math.isfinite(w)):
-            raise ExactCoverError(
-                f"weight of option {shown(label)} is {shown(w)}, not a finite number")
+        w = checked_weight(get, label)
         floats = floats or isinstance(w, float)
         out.append(w)
     if floats:

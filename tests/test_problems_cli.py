@@ -109,13 +109,13 @@ def test_stats_table_on_stderr(capsys):
 def test_progress_on_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     calls = []
-    original = puzzles.search_session
+    original = puzzles.cli.search_session       # (dlx.cli's, which the commands call)
 
     def spy(label, quiet):
         calls.append(label)
         return original(label, quiet)
 
-    monkeypatch.setattr(puzzles, "search_session", spy)
+    monkeypatch.setattr(puzzles.cli, "search_session", spy)
     assert run(capsys, "queens", "10", "--count")[:2] == (0, "724\n")   # 11,578 nodes
     assert run(capsys, "queens", "10", "--count", "--quiet") == (0, "724\n", "")
     assert calls == ["queens", "queens"]

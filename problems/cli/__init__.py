@@ -5,8 +5,9 @@ They are added to the ``dlx`` command through the entry-point group ``dlx.comman
 (pyproject.toml: ``problems = "problems.cli:add_parsers"``), the interface that
 :mod:`dlx.cli` documents for any package's commands; ``dlx`` itself imports nothing
 from :mod:`problems`.  Like the rest of :mod:`problems` they use only the public names
-of :mod:`dlx` (``dlx.__all__``) and of :mod:`dlx.cli` (``dlx.cli.__all__``: exit
-codes, messages, input, the search session).
+of :mod:`dlx` (``dlx.__all__``), among them the module :mod:`dlx.cli`, through its
+own public names (``from dlx import cli``, then ``cli.error``, ``cli.EXIT_INPUT``...:
+those of ``dlx.cli.__all__``: exit codes, messages, input, the search session).
 
 The modules::
 

@@ -7,7 +7,7 @@ import sys
 import time
 
 import dlx
-from dlx.cli import EXIT_FOUND, engine_name
+from dlx import cli
 from problems import catalog, sudoku
 
 __all__ = ["add_parsers", "run"]
@@ -40,7 +40,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 def run(args: argparse.Namespace) -> int:
     """A short tour: Knuth's toy problem, a trace, counts from the catalog, a Sudoku."""
     out = sys.stdout
-    print(f"dlx {dlx.__version__}: exact cover with Dancing Links (engine: {engine_name()})\n",
+    print(f"dlx {dlx.__version__}: exact cover with Dancing Links (engine: {cli.engine_name()})\n",
           file=out)
     print("Knuth's DLX format (a line starting with | is a comment):\n", file=out)
     print("    " + KNUTH_TOY.rstrip().replace("\n", "\n    "), file=out)
@@ -75,4 +75,4 @@ def run(args: argparse.Namespace) -> int:
     print(f"verdict: {sudoku.classify(PUZZLE).value}", file=out)
     print("\nMore: dlx solve FILE, dlx sudoku solve FILE, dlx queens 8 --count, dlx --help",
           file=out)
-    return EXIT_FOUND
+    return cli.EXIT_FOUND

@@ -25,42 +25,7 @@ from collections.abc import Callable, Hashable
 from typing import IO, Any, cast
 
 import dlx
-from dlx import FormatError
-from dlx.cli import (
-    EPILOG,
-    EXIT_BUDGET,
-    EXIT_FOUND,
-    EXIT_INPUT,
-    EXIT_NONE,
-    SOLVERS,
-    STOP,
-    Batch,
-    Deadline,
-    InputError,
-    Terminated,
-    add_checkpoint_arguments,
-    add_engine_argument,
-    add_parallel_arguments,
-    add_stats,
-    add_symmetry_arguments,
-    checkpointing,
-    counted,
-    error,
-    executor_for,
-    interrupted,
-    line_cap,
-    one_answer,
-    open_input,
-    positive_int,
-    print_stats,
-    resume_note,
-    search_session,
-    seconds,
-    stopped,
-    symmetry_keywords,
-    symmetry_rows,
-    whole_number,
-)
+from dlx import FormatError, cli
 from problems import dominoes, langford, polyominoes, queens, rectangles
 
 __all__ = ["add_parsers"]
@@ -73,7 +38,7 @@ def _size(text: str) -> tuple[int, int]:
     found = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
     if not found:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a size like 6x10")
-    return whole_number(found[1]), whole_number(found[2])
+    return cli.whole_number(found[1]), cli.whole_number(found[2])
 
 
 def _common(listing: bool = True) -> argparse.ArgumentParser:
@@ -88,24 +53,24 @@ def _common(listing: bool = True) -> argparse.ArgumentParser:
         what.add_argument("--restarts", action="store_true",
                           help="print one solution, found by randomised restarts: a solution,"
                                " not the first in search order (for large boards)")
-        common.add_argument("--limit", type=positive_int, metavar="K",
+        common.add_argument("--limit", type=cli.positive_int, metavar="K",
                             help="print (or count) at most K solutions; default: print the"
                                  " first")
     else:
-        common.add_argument("--limit", type=positive_int, metavar="K",
+        common.add_argument("--limit", type=cli.positive_int, metavar="K",
                             help="with --count: count at most K exact covers per case")
-    common.add_argument("--max-nodes", type=positive_int, metavar="N",
+    common.add_argument("--max-nodes", type=cli.positive_int, metavar="N",
                         help="node budget (per case); exit 124 when it runs out")
-    common.add_argument("--timeout", type=seconds, metavar="SECONDS",
+    common.add_argument("--timeout", type=cli.seconds, metavar="SECONDS",
                         help="time limit for the whole run; exit 124 when it is reached")
     common.add_argument("--stats", action="store_true", help="statistics table on stderr")
     common.add_argument("--format", choices=["text", "jsonl"], default="text",
                         help="text (default) or one JSON object per line")
     common.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     if listing:
-        add_symmetry_arguments(common)
-        add_parallel_arguments(common)
-        add_engine_argument(common)
+        cli.add_symmetry_arguments(common)
+        cli.add_parallel_arguments(common)
+        cli.add_engine_argument(common)
     return common
 
 
@@ -115,9 +80,9 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     cases = [_common(listing=False)]
     p = subparsers.add_parser("queens", parents=common, help="n queens, none attacking another",
                               description="Place N queens on an N x N board, none attacking"
-                              " another (OEIS A000170 counts them).", epilog=EPILOG)
-    p.add_argument("n", type=whole_number, metavar="N", help="board size (N x N, N queens)")
-    add_checkpoint_arguments(p)
+                              " another (OEIS A000170 counts them).", epilog=cli.EPILOG)
+    p.add_argument("n", type=cli.whole_number, metavar="N", help="board size (N x N, N queens)")
+    cli.add_checkpoint_arguments(p)
     p.set_defaults(func=_queens)
     p = subparsers.add_parser(
         "rectangles", parents=cases, help="fewest rectangles covering a board (ZOJ 3209)",
@@ -126,10 +91,10 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         " exactly, or -1 (--count: the number of exact covers, N+ when a budget or the time"
         " limit stops the count). A malformed case is reported on stderr and the rest are"
         " still answered. The cases are small: each runs in this process (no --jobs).",
-        epilog=EPILOG)
+        epilog=cli.EPILOG)
     p.add_argument("files", nargs="*", default=["-"], metavar="FILE",
                    help="input files; '-' or none for standard input")
-    p.add_argument("--max-line", type=positive_int, metavar="N",
+    p.add_argument("--max-line", type=cli.positive_int, metavar="N",
                    help="longest input line in characters (default: any line of a regular"
                         " file; 1,000,000 from a pipe)")
     p.set_defaults(func=_rectangles)
@@ -137,25 +102,25 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "pentominoes", parents=common, help="tile an R x C box with the 12 pentominoes",
         description="Tile a box of R rows and C columns with the twelve pentominoes, each once"
         " (R * C = 60 for a full set: 6x10, 5x12, 4x15, 3x20). Sizes are rows x columns, as"
-        " for dominoes and --box: 3x20 prints 3 rows of 20.", epilog=EPILOG)
+        " for dominoes and --box: 3x20 prints 3 rows of 20.", epilog=cli.EPILOG)
     p.add_argument("size", type=_size, metavar="RxC",
                    help="box size, rows x columns, such as 6x10")
     p.add_argument("--distinct", action="store_true",
                    help="one tiling per family of rotations and reflections of the box")
-    add_checkpoint_arguments(p)
+    cli.add_checkpoint_arguments(p)
     p.set_defaults(func=_pentominoes)
     p = subparsers.add_parser("langford", parents=common, help="Langford pairs L(2, N)",
                               description="Arrange 1, 1, ..., N, N in a row with k numbers"
                               " between the two k's (both mirror images are counted; there"
-                              " are solutions only for N = 0 or 3 mod 4).", epilog=EPILOG)
-    p.add_argument("n", type=whole_number, metavar="N",
+                              " are solutions only for N = 0 or 3 mod 4).", epilog=cli.EPILOG)
+    p.add_argument("n", type=cli.whole_number, metavar="N",
                    help="the largest number: the row holds two of each of 1..N")
-    add_checkpoint_arguments(p)
+    cli.add_checkpoint_arguments(p)
     p.set_defaults(func=_langford)
     p = subparsers.add_parser("dominoes", parents=common, help="domino tilings of an R x C board",
-                              description="Tile an R x C board with dominoes.", epilog=EPILOG)
+                              description="Tile an R x C board with dominoes.", epilog=cli.EPILOG)
     p.add_argument("size", type=_size, metavar="RxC", help="board size, such as 8x8")
-    add_checkpoint_arguments(p)
+    cli.add_checkpoint_arguments(p)
     p.set_defaults(func=_dominoes)
 
 
@@ -173,23 +138,23 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
     started = time.perf_counter()
     found = 0
     timeout = args.timeout
-    saving = {**checkpointing(args), **symmetry_keywords(args)}
+    saving = {**cli.checkpointing(args), **cli.symmetry_keywords(args)}
     if args.restarts and (args.limit or args.jobs or args.scheduler or saving
-                          or args.engine in SOLVERS):
-        error("--restarts finds one solution in this process, on the core: leave out --limit,"
-              " --jobs, --scheduler, --checkpoint, the symmetry options and --engine"
-              f" {args.engine}" if args.engine in SOLVERS else
-              "--restarts finds one solution in this process: leave out --limit, --jobs,"
-              " --scheduler, --checkpoint and the symmetry options")
-        return EXIT_INPUT
-    why = one_answer(args, "--all, --limit K")
+                          or args.engine in cli.SOLVERS):
+        cli.error("--restarts finds one solution in this process, on the core: leave out --limit,"
+                  " --jobs, --scheduler, --checkpoint, the symmetry options and --engine"
+                  f" {args.engine}" if args.engine in cli.SOLVERS else
+                  "--restarts finds one solution in this process: leave out --limit, --jobs,"
+                  " --scheduler, --checkpoint and the symmetry options")
+        return cli.EXIT_INPUT
+    why = cli.one_answer(args, "--all, --limit K")
     if why is not None:
-        error(why)
-        return EXIT_INPUT
+        cli.error(why)
+        return cli.EXIT_INPUT
     engine: dict[str, Any] = {"engine": args.engine}
     try:
-        if args.restarts or args.engine in SOLVERS:     # one solution (the rest refused)
-            with search_session(command, args.quiet) as progress:
+        if args.restarts or args.engine in cli.SOLVERS:     # one solution (the rest refused)
+            with cli.search_session(command, args.quiet) as progress:
                 sol = dlx.first(problem, max_nodes=args.max_nodes, timeout=timeout,
                                 stats=stats, progress=progress, restarts=args.restarts,
                                 **engine)
@@ -197,16 +162,16 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
                 found = 1
                 _emit(args, *show(sol), sys.stdout)
             elif not args.quiet:
-                error("no solution")
+                cli.error("no solution")
         elif args.count:
-            with search_session(command, args.quiet) as progress, executor_for(args) as ex:
+            with cli.search_session(command, args.quiet) as progress, cli.executor_for(args) as ex:
                 found = dlx.count(problem, limit=args.limit, max_nodes=args.max_nodes,
                                   timeout=timeout, stats=stats, progress=progress,
                                   executor=ex, **saving, **engine)
             # the live line is gone: the answer gets a line of its own
             _emit(args, str(found), {"count": found, "finished": True}, sys.stdout)
         else:
-            with search_session(command, args.quiet) as progress, executor_for(args) as ex:
+            with cli.search_session(command, args.quiet) as progress, cli.executor_for(args) as ex:
                 limit = args.limit or (None if args.all else 1)
                 # printed while the live line shows: rich puts them above it
                 for sol in dlx.solutions(problem, limit=limit, max_nodes=args.max_nodes,
@@ -218,28 +183,28 @@ def _search(args: argparse.Namespace, command: str, problem: dlx.ExactCover,
                     text, record = show(sol)
                     _emit(args, text, record, sys.stdout)
             if not found and not args.quiet:
-                error("no solution")
+                cli.error("no solution")
     except dlx.BudgetExceeded as e:
         # as dlx solve: what was found is kept (a count says N+, listed solutions stay)
         if args.count:
             found = e.found if isinstance(e.found, int) else 0
             _emit(args, f"{found}+", {"count": found, "finished": False}, sys.stdout)
-        error(f"{stopped(e, args.timeout)} reached: {counted(found, 'solution')} so far,"
-              f" search unfinished{resume_note(args, e)}")
-        return EXIT_BUDGET
+        cli.error(f"{cli.stopped(e, args.timeout)} reached: {cli.counted(found, 'solution')}"
+                  f" so far, search unfinished{cli.resume_note(args, e)}")
+        return cli.EXIT_BUDGET
     except KeyboardInterrupt as e:
-        if not args.count or isinstance(e, Terminated):     # (SIGTERM: a supervisor's)
-            return interrupted(resume_note(args, e))
+        if not args.count or isinstance(e, cli.Terminated):     # (SIGTERM: a supervisor's)
+            return cli.interrupted(cli.resume_note(args, e))
         # Ctrl-C, as a budget does: the count so far (N+), and how to keep the search
         found = stats.solutions if args.limit is None else min(stats.solutions, args.limit)
         _emit(args, f"{found}+", {"count": found, "finished": False}, sys.stdout)
-        return interrupted(f": {counted(found, 'solution')} so far, search unfinished"
-                           + resume_note(args, e, hint=True))
+        return cli.interrupted(f": {cli.counted(found, 'solution')} so far, search unfinished"
+                               + cli.resume_note(args, e, hint=True))
     finally:
         if args.stats:
-            print_stats(stats, time.perf_counter() - started, f"dlx {command}",
-                        symmetry_rows(stats))
-    return EXIT_FOUND if found else EXIT_NONE
+            cli.print_stats(stats, time.perf_counter() - started, f"dlx {command}",
+                            cli.symmetry_rows(stats))
+    return cli.EXIT_FOUND if found else cli.EXIT_NONE
 
 
 def _build(make: Callable[[], dlx.ExactCover], options: int = 0) -> dlx.ExactCover | None:
@@ -247,12 +212,12 @@ def _build(make: Callable[[], dlx.ExactCover], options: int = 0) -> dlx.ExactCov
     if options > MAX_OPTIONS:
         size = f"about {options:,} options" if options < 10**15 else \
             "more options than any memory holds"
-        error(f"that would be {size}; the limit is {MAX_OPTIONS:,}")
+        cli.error(f"that would be {size}; the limit is {MAX_OPTIONS:,}")
         return None
     try:
         return make()
     except ValueError as e:
-        error(str(e))
+        cli.error(str(e))
         return None
 
 
@@ -262,7 +227,7 @@ def _build(make: Callable[[], dlx.ExactCover], options: int = 0) -> dlx.ExactCov
 def _queens(args: argparse.Namespace) -> int:
     problem = _build(lambda: queens.encode(args.n), args.n ** 2)
     if problem is None:
-        return EXIT_INPUT
+        return cli.EXIT_INPUT
 
     def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
         board = queens.decode(cast("tuple[queens.Queen, ...]", sol))
@@ -274,7 +239,7 @@ def _queens(args: argparse.Namespace) -> int:
 def _langford(args: argparse.Namespace) -> int:
     problem = _build(lambda: langford.encode(args.n), 2 * args.n ** 2)
     if problem is None:
-        return EXIT_INPUT
+        return cli.EXIT_INPUT
 
     def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
         seq = langford.decode(cast("tuple[langford.Pair, ...]", sol))
@@ -287,7 +252,7 @@ def _dominoes(args: argparse.Namespace) -> int:
     rows, cols = args.size
     problem = _build(lambda: dominoes.encode(rows, cols), 2 * rows * cols)
     if problem is None:
-        return EXIT_INPUT
+        return cli.EXIT_INPUT
 
     def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
         tiling = dominoes.decode(cast("tuple[dominoes.Domino, ...]", sol))
@@ -300,12 +265,12 @@ def _dominoes(args: argparse.Namespace) -> int:
 def _pentominoes(args: argparse.Namespace) -> int:
     rows, cols = args.size
     if rows * cols != 60:
-        error(f"a {rows}x{cols} box has {rows * cols} squares;"
-              " the twelve pentominoes need 60")
-        return EXIT_INPUT
+        cli.error(f"a {rows}x{cols} box has {rows * cols} squares;"
+                  " the twelve pentominoes need 60")
+        return cli.EXIT_INPUT
     problem = _build(lambda: polyominoes.encode(rows=rows, cols=cols, reduce=args.distinct))
     if problem is None:
-        return EXIT_INPUT
+        return cli.EXIT_INPUT
 
     def show(sol: tuple[Hashable, ...]) -> tuple[str, dict[str, Any]]:
         text = str(polyominoes.decode(cast("tuple[polyominoes.Placement, ...]", sol)))
@@ -316,41 +281,41 @@ def _pentominoes(args: argparse.Namespace) -> int:
 
 def _rectangles(args: argparse.Namespace) -> int:
     if args.limit is not None and not args.count:
-        error("--limit goes with --count (each case's answer is its fewest pieces)")
-        return EXIT_INPUT
+        cli.error("--limit goes with --count (each case's answer is its fewest pieces)")
+        return cli.EXIT_INPUT
     total = dlx.Stats()
     started = time.perf_counter()
-    batch = Batch()
-    deadline = Deadline(args.timeout)
+    batch = cli.Batch()
+    deadline = cli.Deadline(args.timeout)
     try:
-        with search_session("rectangles", args.quiet) as progress:
+        with cli.search_session("rectangles", args.quiet) as progress:
             for path in args.files:
                 try:
                     # surrogateescape: a bad byte is a bad number, reported with its line
-                    with open_input(path, errors="surrogateescape") as (stream, name):
+                    with cli.open_input(path, errors="surrogateescape") as (stream, name):
                         if not _rectangle_cases(args, stream, name, batch, deadline, total,
                                                 progress):
                             break
-                except InputError as e:
+                except cli.InputError as e:
                     print(e, file=sys.stderr)
                     batch.bad()
     except KeyboardInterrupt:
-        return interrupted()
+        return cli.interrupted()
     finally:
         if args.stats:
-            print_stats(total, time.perf_counter() - started, "dlx rectangles",
-                        [("cases", f"{batch.cases:,}")])
+            cli.print_stats(total, time.perf_counter() - started, "dlx rectangles",
+                            [("cases", f"{batch.cases:,}")])
     return batch.code
 
 
-def _rectangle_cases(args: argparse.Namespace, stream: IO[str], name: str, batch: Batch,
-                     deadline: Deadline, total: dlx.Stats,
+def _rectangle_cases(args: argparse.Namespace, stream: IO[str], name: str, batch: cli.Batch,
+                     deadline: cli.Deadline, total: dlx.Stats,
                      progress: Callable[[dlx.Stats], None]) -> bool:
     """Answer the cases of one file; False when the time limit stops the run."""
     k = 0
-    cases = rectangles.read_batch(stream, max_length=line_cap(stream, args.max_line))
+    cases = rectangles.read_batch(stream, max_length=cli.line_cap(stream, args.max_line))
     while True:
-        with STOP.immediate():      # waiting for input: a signal stops at once
+        with cli.STOP.immediate():      # waiting for input: a signal stops at once
             case = next(cases, None)
         if case is None:
             break
@@ -361,12 +326,12 @@ def _rectangle_cases(args: argparse.Namespace, stream: IO[str], name: str, batch
             reason = case.reason
             if reason.startswith("line is longer than") and args.max_line is None:
                 reason += "; --max-line N reads longer lines"
-            error(case_of + reason, name, case.line)
+            cli.error(case_of + reason, name, case.line)
             batch.bad()
             continue
         if deadline.expired():
-            error(f"time limit of {args.timeout:g} s reached: case {k} and the rest are not"
-                  " answered", name)
+            cli.error(f"time limit of {args.timeout:g} s reached: case {k} and the rest are not"
+                      " answered", name)
             batch.unknown()
             return False
         stats = dlx.Stats()
@@ -390,14 +355,15 @@ def _rectangle_cases(args: argparse.Namespace, stream: IO[str], name: str, batch
                 n = e.found if isinstance(e.found, int) else 0
                 _emit(args, f"{n}+", {"file": name, "case": k, "count": n, "finished": False},
                       sys.stdout)
-                error(f"case {k}: {stopped(e, args.timeout)} reached:"
-                      f" {counted(n, 'exact cover')} so far, count unfinished", name, case.line)
+                cli.error(f"case {k}: {cli.stopped(e, args.timeout)} reached:"
+                          f" {cli.counted(n, 'exact cover')} so far, count unfinished", name,
+                          case.line)
             else:
-                error(f"case {k}: {stopped(e, args.timeout)} reached before the search"
-                      " finished: the answer is unknown", name, case.line)
+                cli.error(f"case {k}: {cli.stopped(e, args.timeout)} reached before the search"
+                          " finished: the answer is unknown", name, case.line)
             batch.unknown()
         else:
             if not covered:
                 batch.none()
-        add_stats(total, stats)
+        cli.add_stats(total, stats)
     return True

@@ -56,18 +56,7 @@ import argparse
 import math
 import sys
 
-from dlx.cli import (
-    EPILOG,
-    EXIT_INPUT,
-    SOLVERS,
-    InputError,
-    add_engine_argument,
-    line_cap,
-    message,
-    open_input,
-    positive_int,
-    seconds,
-)
+from dlx import cli
 from problems import sudoku
 
 from .sudoku_batch import MAX_CHUNK, Session, print_sudoku_stats
@@ -125,7 +114,7 @@ def _shape_options(parser: argparse.ArgumentParser, largest: str, reads: str) ->
                         help="Sudoku-X: both diagonals hold every digit once")
     parser.add_argument("--regions", metavar="FILE",
                         help="jigsaw: a grid of region ids (one character per cell)")
-    parser.add_argument("--max-line", type=positive_int, metavar="N",
+    parser.add_argument("--max-line", type=cli.positive_int, metavar="N",
                         help=f"longest {reads} in characters (default: as long as a regular"
                              " file; 1,000,000 from a pipe)")
 
@@ -141,7 +130,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     reading.add_argument("--cases", action="store_true",
                          help="prefix answers with 'Case k: ' (UVA style)")
     reading.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    reading.add_argument("--timeout", type=seconds, metavar="SECONDS",
+    reading.add_argument("--timeout", type=cli.seconds, metavar="SECONDS",
                          help="time limit for the whole run (a search in progress stops);"
                               " unanswered puzzles then give exit 124")
     _shape_options(reading, f"{sudoku.MAX_SIZE}x{sudoku.MAX_SIZE}",
@@ -150,19 +139,19 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     common.add_argument("--pretty", action="store_true", help="render grids, givens in bold")
     common.add_argument("--stats", action="store_true",
                         help="print a summary table on standard error")
-    common.add_argument("--max-nodes", type=positive_int, metavar="N",
+    common.add_argument("--max-nodes", type=cli.positive_int, metavar="N",
                         help="node budget per puzzle; 'unknown' (exit 124) when it runs out")
 
     parser = subparsers.add_parser(
         "sudoku", help="solve, count, classify, score, rate or generate Sudoku puzzles",
         description="Solve, count, classify, score or rate many Sudoku puzzles, one answer per"
-        " puzzle, in order; or generate new ones. " + _FORMATS, epilog=EPILOG)
+        " puzzle, in order; or generate new ones. " + _FORMATS, epilog=cli.EPILOG)
     commands = parser.add_subparsers(dest="sudoku_command", metavar="{" + ",".join(COMMANDS)
                                      + "}")
     commands.required = True
     jsonl = " In jsonl: input, answer, verdict, nodes, ms, file, line."
     p = commands.add_parser(
-        "solve", parents=[common], help="print the solved grid of each puzzle", epilog=EPILOG,
+        "solve", parents=[common], help="print the solved grid of each puzzle", epilog=cli.EPILOG,
         description="Print the solution of each puzzle as one line (--pretty: a grid), or 'no"
         " solution'. With --unique, print the verdict instead unless there is exactly one"
         " solution." + jsonl + " " + _FORMATS)
@@ -172,30 +161,30 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     how.add_argument("--restarts", action="store_true",
                      help="search each puzzle on its own by randomised restarts (for large"
                           " empty or sparse grids): a solution, not the first in search order")
-    add_engine_argument(p, "solves (cp-sat and race: one puzzle at a time)")
+    cli.add_engine_argument(p, "solves (cp-sat and race: one puzzle at a time)")
     p = commands.add_parser(
-        "count", parents=[common], help="count the solutions of each puzzle", epilog=EPILOG,
+        "count", parents=[common], help="count the solutions of each puzzle", epilog=cli.EPILOG,
         description="Print the number of solutions of each puzzle (at most --limit). A puzzle"
         " with none gives exit 1." + jsonl + " " + _FORMATS)
-    p.add_argument("--limit", type=positive_int, metavar="N", help="stop counting at N")
-    add_engine_argument(p, "counts (auto, c or python: cp-sat and race do not count)")
+    p.add_argument("--limit", type=cli.positive_int, metavar="N", help="stop counting at N")
+    cli.add_engine_argument(p, "counts (auto, c or python: cp-sat and race do not count)")
     p = commands.add_parser(
-        "classify", parents=[common], epilog=EPILOG,
+        "classify", parents=[common], epilog=cli.EPILOG,
         help="Illegal, Impossible, Unique or Ambiguous (UVA 10957)",
         description="Print the verdict of each puzzle, as UVA 10957 asks: Illegal (the givens"
         " break a rule), Impossible (no solution), Unique or Ambiguous (two or more). Illegal"
         " and Impossible puzzles have no solution: exit 1." + jsonl + " " + _FORMATS)
-    add_engine_argument(p, "classifies (cp-sat and race: a solution, then a second solve"
+    cli.add_engine_argument(p, "classifies (cp-sat and race: a solution, then a second solve"
                            " excluding it, one puzzle at a time)")
     commands.add_parser(
-        "score", parents=[common], epilog=EPILOG,
+        "score", parents=[common], epilog=cli.EPILOG,
         help="best NOIP 2009 target score of each puzzle, or -1",
         description="Print the best NOIP 2009 'target Sudoku' score of each 9x9 puzzle: the"
         " largest sum over the cells of digit x weight (6 on the outer ring up to 10 in the"
         " centre) over all solutions, found by branch and bound; -1 when it has no solution."
         + jsonl + " " + _FORMATS)
     p = commands.add_parser(
-        "rate", parents=[reading], epilog=EPILOG,
+        "rate", parents=[reading], epilog=cli.EPILOG,
         help="how hard each puzzle is for a person, and its human solution",
         description="Solve each puzzle with human techniques, simplest first (singles, locked"
         " candidates, pairs, X-wing, triples, swordfish, XY-wing, then search), and print its"
@@ -219,18 +208,18 @@ def run(args: argparse.Namespace) -> int:
         try:
             text = _read_regions(args.regions, args.max_line)
             shape = sudoku.Shape.jigsaw(text, diagonals=args.diagonal)
-        except InputError as e:
-            print(message(f"--regions: {e.text}", e.name, e.line), file=sys.stderr)
-            return EXIT_INPUT
+        except cli.InputError as e:
+            print(cli.message(f"--regions: {e.text}", e.name, e.line), file=sys.stderr)
+            return cli.EXIT_INPUT
         except ValueError as e:
-            print(message(f"--regions: {e}", args.regions), file=sys.stderr)
-            return EXIT_INPUT
+            print(cli.message(f"--regions: {e}", args.regions), file=sys.stderr)
+            return cli.EXIT_INPUT
     if args.sudoku_command == "generate":
         return generate(args, shape)
-    if args.sudoku_command == "count" and args.engine in SOLVERS:
-        print(message(f"--engine {args.engine} finds one solution at a time: it does not"
-                      " count; use --engine auto"), file=sys.stderr)
-        return EXIT_INPUT
+    if args.sudoku_command == "count" and args.engine in cli.SOLVERS:
+        print(cli.message(f"--engine {args.engine} finds one solution at a time: it does not"
+                          " count; use --engine auto"), file=sys.stderr)
+        return cli.EXIT_INPUT
     session = Session(args, shape)
     try:
         given = getattr(args, "input", None)
@@ -240,10 +229,10 @@ def run(args: argparse.Namespace) -> int:
             for path in args.files:
                 try:
                     # bad bytes become U+FFFD, reported as non-ASCII with their line and column
-                    with open_input(path, errors="replace") as (stream, name):
+                    with cli.open_input(path, errors="replace") as (stream, name):
                         if not session.feed(stream, name):
                             break
-                except InputError as e:
+                except cli.InputError as e:
                     session.warn(str(e))
                     session.batch.bad()
     finally:
@@ -259,8 +248,8 @@ def _read_regions(path: str, max_line: int | None) -> str:
     and at most ``sudoku.MAX_SIZE`` squared region ids, so that ``/dev/zero`` or an
     endless pipe ends at once with :class:`InputError` naming the line."""
     most = sudoku.MAX_SIZE ** 2
-    with open_input(path, errors="replace") as (stream, name):
-        cap = line_cap(stream, max_line)
+    with cli.open_input(path, errors="replace") as (stream, name):
+        cap = cli.line_cap(stream, max_line)
         pieces: list[str] = []
         total = ids = 0
         line = 1
@@ -268,16 +257,16 @@ def _read_regions(path: str, max_line: int | None) -> str:
             try:
                 piece = stream.readline(1 << 16)
             except OSError as e:
-                raise InputError(f"cannot read it: {e.strerror or e}", name, line) from None
+                raise cli.InputError(f"cannot read it: {e.strerror or e}", name, line) from None
             if not piece:
                 return "".join(pieces)
             total += len(piece)
             ids += len("".join(piece.split()))         # what Shape.jigsaw reads as ids
             if ids > most:
-                raise InputError(f"more than {most:,} region ids: the largest jigsaw is"
-                                 f" {sudoku.MAX_SIZE}x{sudoku.MAX_SIZE}", name, line)
+                raise cli.InputError(f"more than {most:,} region ids: the largest jigsaw is"
+                                     f" {sudoku.MAX_SIZE}x{sudoku.MAX_SIZE}", name, line)
             if total > cap:
                 hint = "" if max_line is not None else "; --max-line N reads more"
-                raise InputError(f"longer than {cap:,} characters{hint}", name, line)
+                raise cli.InputError(f"longer than {cap:,} characters{hint}", name, line)
             pieces.append(piece)
             line += piece.endswith("\n")

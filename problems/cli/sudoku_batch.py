@@ -17,18 +17,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 import dlx
-from dlx.cli import (
-    SOLVERS,
-    Batch,
-    Deadline,
-    counted,
-    is_terminal,
-    line_cap,
-    message,
-    print_table,
-    progress_wanted,
-    slow_engine_note,
-)
+from dlx import cli
 from problems import sudoku
 
 __all__ = ["MAX_CHUNK", "CHUNK_SECONDS", "Session", "print_sudoku_stats", "write", "render",
@@ -77,8 +66,8 @@ class Session:
         self.command: str = args.sudoku_command
         self.restarts: bool = getattr(args, "restarts", False)     # (solve --restarts)
         self.tally = _Tally()
-        self.batch = Batch()
-        self.deadline = Deadline(args.timeout)
+        self.batch = cli.Batch()
+        self.deadline = cli.Deadline(args.timeout)
         self.progress, self.advance = progress_display(args, self.command)
         self.out = sys.stdout     # after the progress display starts: rich may redirect it
         self.pending: list[_Pending] = []
@@ -95,7 +84,7 @@ class Session:
             print(text, file=sys.stderr, flush=True)
 
     def note_if_slow(self) -> None:
-        note = slow_engine_note(time.perf_counter() - self.started, self.args.quiet)
+        note = cli.slow_engine_note(time.perf_counter() - self.started, self.args.quiet)
         if note is not None:
             self.warn(note)
 
@@ -115,8 +104,8 @@ class Session:
     def stop(self) -> None:
         """The time limit has passed: say so, and count an unknown answer; the puzzles
         not answered yet get none."""
-        self.warn(message(f"time limit of {self.args.timeout:g} s reached after"
-                          f" {self.answered:,} puzzles: the rest get no answer"))
+        self.warn(cli.message(f"time limit of {self.args.timeout:g} s reached after"
+                              f" {self.answered:,} puzzles: the rest get no answer"))
         self.batch.unknown()
         self.pending.clear()
 
@@ -128,9 +117,9 @@ class Session:
         # Runs of puzzles go to sudoku.batch together (the compiled fast path): up to
         # MAX_CHUNK at a time, starting small so the first answers come at once, and
         # one by one when the input is a terminal (someone typing puzzles).
-        interactive = is_terminal(stream)
+        interactive = cli.is_terminal(stream)
         seen = 0
-        cap = line_cap(stream, args.max_line)
+        cap = cli.line_cap(stream, args.max_line)
         source: Any = stream if self.deadline.limit is None else _Timed(stream, self.deadline)
         try:
             for entry in sudoku.read_puzzles(source, box=args.box, shape=self.shape,
@@ -146,7 +135,7 @@ class Session:
                 return False
             self.flush()
         if seen == 0:
-            self.warn(message("no puzzles", name))
+            self.warn(cli.message("no puzzles", name))
             self.batch.bad()
         return True
 
@@ -187,7 +176,7 @@ class Session:
         grids = [g for _, _, _, g, _ in self.pending if g is not None]
         start = time.perf_counter()
         engine = getattr(self.args, "engine", None)
-        search: Any = _one_by_one if engine in SOLVERS else sudoku.batch
+        search: Any = _one_by_one if engine in cli.SOLVERS else sudoku.batch
         outcomes = iter(search(grids, _limit(self.command, self.args),
                                max_nodes=self.args.max_nodes,
                                timeout=self.deadline.remaining(), engine=engine))
@@ -200,7 +189,7 @@ class Session:
             outcome = next(outcomes)
             answer = self.answer_from(grid, outcome)
             if outcome.found is None:
-                self.warn(message(self.unfinished(outcome), name, entry.line))
+                self.warn(cli.message(self.unfinished(outcome), name, entry.line))
             self.emit(case, name, entry, grid, answer, outcome.nodes, outcome.seconds * 1000)
         self.pending.clear()
         self.note_if_slow()
@@ -214,7 +203,7 @@ class Session:
         else:
             what = f"time limit of {self.args.timeout:g} s"
         if self.command == "count":
-            return (f"{what} reached: {counted(outcome.so_far, 'solution')} so far, count"
+            return (f"{what} reached: {cli.counted(outcome.so_far, 'solution')} so far, count"
                     " unfinished")
         return f"{what} reached before the search finished: the answer is unknown"
 
@@ -232,13 +221,13 @@ class Session:
             answer = _Answer("unknown", None, None, "unknown (budget)")
             in_time = e.max_nodes is not None
             if not in_time and self.command == "score" and e.found is not None:
-                self.warn(message(f"the best score found before the time limit is"
-                                  f" {e.found[0]} (not proven best)", name, entry.line))
+                self.warn(cli.message(f"the best score found before the time limit is"
+                                      f" {e.found[0]} (not proven best)", name, entry.line))
         except sudoku.NotUniqueError as e:
             self.tally.malformed += 1
             self.batch.bad()
             reason = _not_unique(e, grid, self.command)
-            self.warn(message(reason, name, entry.line))
+            self.warn(cli.message(reason, name, entry.line))
             if self.args.format == "jsonl":
                 write(self.out, json.dumps({"case": case, "file": name, "line": entry.line,
                                              "input": str(grid), "error": reason}))
@@ -257,7 +246,7 @@ class Session:
         self.tally.malformed += 1
         self.batch.bad()
         if problem is not None:
-            self.warn(message(problem, name, entry.line))
+            self.warn(cli.message(problem, name, entry.line))
             error = problem
         else:
             e = entry.error
@@ -265,7 +254,7 @@ class Session:
             error = e.reason
             if error.startswith("line is longer than") and self.args.max_line is None:
                 error += "; --max-line N reads longer lines"      # the input ends there
-            self.warn(message(error, name, e.line, e.column))
+            self.warn(cli.message(error, name, e.line, e.column))
         if self.args.format == "jsonl":
             write(self.out, json.dumps({"case": case, "file": name, "line": entry.line,
                                          "input": entry.text, "error": error}))
@@ -379,7 +368,7 @@ def _one_by_one(grids: list[sudoku.Grid], limit: int | None, *, max_nodes: int |
     """What :func:`problems.sudoku.batch` answers, a puzzle at a time on a solver engine
     (``--engine cp-sat`` or ``race``): a solution, and with a limit of 2 whether it is
     the only one (``nodes``: the engine's Stats)."""
-    deadline = Deadline(timeout)
+    deadline = cli.Deadline(timeout)
     out = []
     for grid in grids:
         start = time.perf_counter()
@@ -434,7 +423,7 @@ class _Timed:
     passed (looked at every 256 lines), so that reading endless input that holds no
     puzzle (blank lines, comments) keeps the time limit too."""
 
-    def __init__(self, stream: IO[str], deadline: Deadline) -> None:
+    def __init__(self, stream: IO[str], deadline: cli.Deadline) -> None:
         self.stream, self.deadline, self.lines = stream, deadline, 0
 
     def readline(self, size: int = -1, /) -> str:
@@ -506,7 +495,7 @@ def progress_display(args: argparse.Namespace, what: str,
     def nothing() -> None:
         return None
 
-    if not progress_wanted(args.quiet):
+    if not cli.progress_wanted(args.quiet):
         return None, nothing
     from rich.console import Console
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -516,7 +505,7 @@ def progress_display(args: argparse.Namespace, what: str,
                         console=Console(stderr=True), transient=True,
                         # Answers printed to a terminal go above the bar; to a file or
                         # pipe, straight to stdout (never into stderr).
-                        redirect_stdout=is_terminal(sys.stdout), redirect_stderr=False)
+                        redirect_stdout=cli.is_terminal(sys.stdout), redirect_stderr=False)
     task = progress.add_task(what, total=total)
     progress.start()
 
@@ -538,4 +527,4 @@ def print_sudoku_stats(tally: _Tally, command: str) -> None:
         ("time", f"{tally.seconds:.3f} s"),
         ("puzzles/s", f"{rate:,.1f}" if rate else "-"),
     ]
-    print_table(f"dlx sudoku {command}", rows)
+    cli.print_table(f"dlx sudoku {command}", rows)

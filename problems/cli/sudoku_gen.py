@@ -14,19 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import dlx
-from dlx.cli import (
-    EPILOG,
-    EXIT_BUDGET,
-    Batch,
-    Deadline,
-    InputError,
-    add_parallel_arguments,
-    executor_for,
-    message,
-    positive_int,
-    seconds,
-    slow_engine_note,
-)
+from dlx import cli
 from problems import sudoku
 
 from .sudoku_batch import progress_display, render, write
@@ -40,7 +28,7 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
     """Add ``generate`` to the verbs of ``dlx sudoku`` (``shape_options`` adds --box,
     -x, --regions and --max-line)."""
     p = commands.add_parser(
-        "generate", epilog=EPILOG, help="make new puzzles with exactly one solution",
+        "generate", epilog=cli.EPILOG, help="make new puzzles with exactly one solution",
         description="Write N new puzzles (--number N), one per line, each with exactly one"
         " solution and (by default) minimal: no given can be removed without losing that. The"
         " same --seed gives the same puzzles; puzzle k is made from seed S + k. Grids go up to"
@@ -50,11 +38,11 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
         " level); a puzzle that cannot be made is said on stderr, the others are still made"
         " (exit 1). --jobs N makes them on N processes, the same puzzles. A progress bar"
         " shows on a terminal for more than one puzzle.")
-    p.add_argument("-n", "--number", type=positive_int, metavar="N",
+    p.add_argument("-n", "--number", type=cli.positive_int, metavar="N",
                    help="how many puzzles (default 1)")
     # the old spelling of --number, kept working with a note: everywhere else --count
     # means "count the solutions"
-    p.add_argument("--count", type=positive_int, dest="old_number", metavar="N",
+    p.add_argument("--count", type=cli.positive_int, dest="old_number", metavar="N",
                    help=argparse.SUPPRESS)
     p.add_argument("--seed", type=int, metavar="S", help="seed of the first puzzle (default:"
                    " a random one, printed on stderr)")
@@ -62,7 +50,7 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
                    choices=("rot180", "rot90", "mirror", "diagonal", "antidiagonal", "none"),
                    help="pattern of the givens: rot180, rot90, mirror, diagonal, antidiagonal"
                         " or none")
-    p.add_argument("--givens", type=positive_int, metavar="K",
+    p.add_argument("--givens", type=cli.positive_int, metavar="K",
                    help="aim for K givens (not minimal then, unless --minimal)")
     p.add_argument("--minimal", action="store_true", default=None,
                    help="minimal even with --givens (then K is an upper bound)")
@@ -73,14 +61,14 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
                    help="text (one puzzle per line, default) or JSON with seed and rating")
     p.add_argument("--pretty", action="store_true", help="render grids, not one-line puzzles")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--tries", type=positive_int, default=200, metavar="N",
+    p.add_argument("--tries", type=cli.positive_int, default=200, metavar="N",
                    help="with --rating or --givens: puzzles made at most, per puzzle asked"
                         " for, before giving that one up (default 200; a 9x9 puzzle is"
                         " steered toward a rare level after 8, so it rarely needs more)")
-    p.add_argument("--timeout", type=seconds, metavar="SECONDS",
+    p.add_argument("--timeout", type=cli.seconds, metavar="SECONDS",
                    help="time limit for the whole run; exit 124 when it is reached (the"
                         " puzzles made by then are printed)")
-    add_parallel_arguments(p)
+    cli.add_parallel_arguments(p)
     for action in p._actions:           # here they make whole puzzles, not pieces of a tree
         if action.dest == "jobs":
             action.help = "make the puzzles on N processes of this machine (the same puzzles)"
@@ -105,18 +93,18 @@ def generate(args: argparse.Namespace, shape: sudoku.Shape | None) -> int:
     if seed is None:
         seed = random.randrange(2 ** 32)
         if not args.quiet:
-            print(message(f"seed {seed}"), file=sys.stderr)
+            print(cli.message(f"seed {seed}"), file=sys.stderr)
     levels = None if not args.rating else [_level(x) for x in args.rating]
     box = args.box
     if shape is None and args.diagonal:
         shape = sudoku.Shape.diagonal(box[0] * box[1] if box else 9, box)
     if shape is not None:
         box = None
-    deadline = Deadline(args.timeout)
+    deadline = cli.Deadline(args.timeout)
     out = _Output(args, seed, levels, deadline)
-    batch = Batch()
+    batch = cli.Batch()
     try:
-        with executor_for(args) as ex:
+        with cli.executor_for(args) as ex:
             while out.made < args.number:        # a puzzle that cannot be made: go on after it
                 k = out.made
                 puzzles = sudoku.generate_many(
@@ -137,9 +125,9 @@ def generate(args: argparse.Namespace, shape: sudoku.Shape | None) -> int:
             raise
     finally:
         out.close()
-    print(message(f"time limit of {args.timeout:g} s reached after {out.made:,} of"
-                  f" {args.number:,} puzzles"), file=sys.stderr, flush=True)
-    return EXIT_BUDGET
+    print(cli.message(f"time limit of {args.timeout:g} s reached after {out.made:,} of"
+                      f" {args.number:,} puzzles"), file=sys.stderr, flush=True)
+    return cli.EXIT_BUDGET
 
 
 class _Output:
@@ -147,7 +135,7 @@ class _Output:
     on a terminal for more than one puzzle."""
 
     def __init__(self, args: argparse.Namespace, seed: int, levels: list[int] | None,
-                 deadline: Deadline) -> None:
+                 deadline: cli.Deadline) -> None:
         self.args, self.seed, self.levels, self.deadline = args, seed, levels, deadline
         self.progress: Any = None
         self.advance: Callable[[], None] = lambda: None
@@ -186,13 +174,13 @@ class _Output:
         if self.args.format == "jsonl":
             write(sys.stdout, json.dumps({"seed": seed, "puzzle": None, "error": text}))
             sys.stdout.flush()
-        _say(self.progress, message(f"puzzle {self.made + 1:,} (seed {seed}): {text}"))
+        _say(self.progress, cli.message(f"puzzle {self.made + 1:,} (seed {seed}): {text}"))
         self.next()
 
     def next(self) -> None:
         self.made += 1
         self.advance()
-        note = slow_engine_note(time.perf_counter() - self.started, self.args.quiet)
+        note = cli.slow_engine_note(time.perf_counter() - self.started, self.args.quiet)
         if note is not None:
             _say(self.progress, note)
 
@@ -215,9 +203,9 @@ def _number(args: argparse.Namespace) -> int:
     if args.old_number is None:
         return int(args.number or 1)
     if args.number is not None:
-        raise InputError("--count N is the old spelling of --number N: give only --number")
-    print(message("note: --count N is now --number N (or -n N); elsewhere --count counts"
-                  " solutions"), file=sys.stderr, flush=True)
+        raise cli.InputError("--count N is the old spelling of --number N: give only --number")
+    print(cli.message("note: --count N is now --number N (or -n N); elsewhere --count counts"
+                      " solutions"), file=sys.stderr, flush=True)
     return int(args.old_number)
 
 
