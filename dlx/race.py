@@ -17,9 +17,9 @@ order, while the plain search keeps its work (it refutes, and some instances it
 solves at once are beyond the restarts).  The two core searches take turns on one
 core (:class:`_Share`: :data:`PLAIN_SHARE` check points of the plain search to one
 of the restarts), CP-SAT has the other.  The restarts start once the plain search is
-searching (the problem is laid out once, for both); CP-SAT starts :data:`GRACE`
-seconds into the race at the earliest: a problem the core finishes sooner never
-pays for OR-Tools.
+searching (the problem is laid out once, for both); CP-SAT :data:`GRACE` seconds
+after that: a problem the core finishes sooner (the restarts too: their runs are
+short) never pays for OR-Tools' import and model, which hold the GIL for long.
 
 The losers are stopped at once (the core at its next check point, every 4,096
 nodes; CP-SAT by ``StopSearch``; a model being built or a problem being laid out
@@ -64,9 +64,11 @@ from .verify import why_not
 
 __all__ = ["first", "is_unique", "best", "check_keywords", "first_with_restarts", "GRACE"]
 
-#: CP-SAT's side starts this many seconds after the race at the earliest (and once the
-#: core's side is searching): a search the core finishes sooner never pays for OR-Tools'
-#: import (0.4 s, holding the GIL) nor for waiting until that import is over.
+#: CP-SAT's side starts this many seconds after the core's plain search is searching
+#: (past its layout, which the restarts share): a search the core finishes sooner never
+#: pays for OR-Tools' import (0.4 s, holding the GIL) nor for waiting until that import
+#: is over.  (Counted from the race's start, a big layout ate the grace: queens 1000's
+#: race then took 1.22 s where the restarts alone take 0.40 s.)
 GRACE = 0.5
 
 #: Python's switch interval during a race (seconds; 0.005 otherwise): the core's search
@@ -224,6 +226,7 @@ def _race(problem: ExactCover, opts: Options, view: str,
     deadline = None if opts.timeout is None else begun + opts.timeout
     stop = threading.Event()
     searching = threading.Event()           # the plain search is past its layout
+    searched: list[float] = []              # (when it was first seen searching)
     share = _Share(stop, deadline)
     results: queue.Queue[tuple[str, bool, Any]] = queue.Queue()
     stats = {_PLAIN: Stats(), _RESTARTS: Stats(), _SAT: Stats()}
@@ -257,13 +260,16 @@ def _race(problem: ExactCover, opts: Options, view: str,
         return check
 
     def started(grace: float) -> None:
-        """Wait for the plain search to be searching, ``grace`` seconds into the race."""
+        """Wait for the plain search to be searching, and then ``grace`` seconds more."""
         while True:
             if stop.is_set():
                 raise cpsat.Stopped
-            if searching.is_set() and time.monotonic() >= begun + grace:
-                return
-            searching.wait(cpsat.POLL)
+            if searching.is_set():
+                if not searched:
+                    searched.append(time.monotonic())
+                if time.monotonic() >= searched[0] + grace:
+                    return
+            (stop if searching.is_set() else searching).wait(cpsat.POLL)
 
     def run_plain() -> Any:
         return plain(opts.but(stats=stats[_PLAIN], progress=checkpoint(_PLAIN), engine=None))
