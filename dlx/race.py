@@ -67,8 +67,8 @@ __all__ = ["first", "is_unique", "best", "check_keywords", "first_with_restarts"
 #: CP-SAT's side starts this many seconds after the core's plain search is searching
 #: (past its layout, which the restarts share): a search the core finishes sooner never
 #: pays for OR-Tools' import (0.4 s, holding the GIL) nor for waiting until that import
-#: is over.  (Counted from the race's start, a big layout ate the grace: queens 1000's
-#: race then took 1.22 s where the restarts alone take 0.40 s.)
+#: is over.  (Counted from the race's start, a big layout ate the grace: on a problem of
+#: a million options the race then took 1.22 s where the restarts alone take 0.40 s.)
 GRACE = 0.5
 
 #: Python's switch interval during a race (seconds; 0.005 otherwise): the core's search
@@ -161,8 +161,9 @@ def first_with_restarts(problem: ExactCover, opts: Options,
 #: In a race for ``first``: check points (4,096 nodes each) of the plain search for each
 #: check point of the restarts, on the core they share.  (The restarts' runs are short
 #: and most of their answers come within a check point or two; a refutation comes from
-#: the plain search alone, which keeps eight ninths of the core: measured on Langford
-#: 14, with four to one the race took 1.52x the plain search's time.)
+#: the plain search alone, which keeps eight ninths of the core: measured on a search of
+#: 14 seconds that ends in no answer, with four to one the race took 1.52x the plain
+#: search's time.)
 PLAIN_SHARE = 8
 
 
