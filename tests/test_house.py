@@ -250,6 +250,14 @@ def test_the_map_names_every_module_and_c_source():
     assert not missing, f"ARCHITECTURE.md does not name: {missing}"
 
 
+def test_bench_readme_lists_every_script():
+    # bench/ is run by hand: its README's table is where a reader finds what each does
+    table = (ROOT / "bench" / "README.md").read_text().split("\n## ", 1)[0]
+    missing = [p.name for p in sorted((ROOT / "bench").iterdir())
+               if p.suffix in (".py", ".sh") and f"| `{p.name}` |" not in table]
+    assert not missing, f"bench/README.md's table does not list: {missing}"
+
+
 def _code_strings(tree: ast.AST) -> list[tuple[ast.Constant, ast.AST]]:
     """The string constants of a module's code (docstrings left out: they are the
     documentation), each with the node it sits in."""
