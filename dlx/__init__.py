@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     )
     from .estimate import Estimate, estimate
     from .events import Backtrack, Choose, Cover, Event, Solution, Stats, Try, Uncover
-    from .formats import read_dlx, write_dlx
+    from .formats import KNUTH_TOY, read_dlx, write_dlx
     from .lines import MAX_LINE_LENGTH, read_lines
     from .parallel import split
     from .prepared import Answer, CodedAnswers, Codes, Minimized, Prepared
@@ -70,7 +70,7 @@ __all__ = [
     "solutions", "count", "first", "is_unique", "best", "trace", "split", "SearchState",
     "Stats", "Event", "Choose", "Cover", "Try", "Uncover", "Solution", "Backtrack",
     "is_exact_cover", "why_not", "engine_for", "reduce", "Reduced",
-    "read_dlx", "write_dlx", "write_dimacs", "read_lines", "MAX_LINE_LENGTH", "viz",
+    "read_dlx", "write_dlx", "write_dimacs", "read_lines", "MAX_LINE_LENGTH", "KNUTH_TOY", "viz",
     "ExactCoverError", "OptionError", "RepeatedItemError", "UnknownItemError",
     "DuplicateItemError", "ColorError", "FormatError", "BudgetExceeded", "Deadline",
     "ZDD", "zdd",
@@ -85,7 +85,7 @@ _HOME = {
     "Estimate": "estimate", "estimate": "estimate", "engine_for": "engine",
     "Backtrack": "events", "Choose": "events", "Cover": "events", "Event": "events",
     "Solution": "events", "Stats": "events", "Try": "events", "Uncover": "events",
-    "read_dlx": "formats", "write_dlx": "formats", "write_dimacs": "dimacs",
+    "read_dlx": "formats", "write_dlx": "formats", "KNUTH_TOY": "formats", "write_dimacs": "dimacs",
     "read_lines": "lines", "MAX_LINE_LENGTH": "lines",
     "split": "parallel",
     "Answer": "prepared", "Codes": "prepared", "CodedAnswers": "prepared",

@@ -12,18 +12,6 @@ from problems import catalog, sudoku
 
 __all__ = ["add_parsers", "run"]
 
-#: Knuth's toy problem (TAOCP 7.2.2.1) in his format, as the tour shows it.
-KNUTH_TOY = """\
-| Knuth's toy problem (TAOCP 7.2.2.1)
-a b c d e f g
-c e
-a d g
-b c f
-a d f
-b g
-d e g
-"""
-
 #: A hard 17-clue Sudoku the tour solves.
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
@@ -43,8 +31,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"dlx {dlx.__version__}: exact cover with Dancing Links (engine: {cli.engine_name()})\n",
           file=out)
     print("Knuth's DLX format (a line starting with | is a comment):\n", file=out)
-    print("    " + KNUTH_TOY.rstrip().replace("\n", "\n    "), file=out)
-    read = dlx.read_dlx(KNUTH_TOY)
+    print("    " + dlx.KNUTH_TOY.rstrip().replace("\n", "\n    "), file=out)
+    read = dlx.read_dlx(dlx.KNUTH_TOY)
     # label each option by its text, so the trace reads "try a d f"
     p = dlx.ExactCover({" ".join(map(str, items)): items for items in read.options.values()},
                        primary=read.primary)
