@@ -152,12 +152,31 @@ class Answer:
         raise StateError(f"the answers of {self.kind} are not saved in a checkpoint")
 
 
-class CountAnswer(Answer):
-    kind = "count"
+class _Tally(Answer):
+    """A count's total in the driver, held to its limit (the two counts below)."""
 
     def __init__(self, limit: int | None) -> None:
         self.limit = limit
         self.total = 0
+
+    def add(self, n: int) -> None:
+        self.total += n
+        if self.limit is not None and self.total >= self.limit:
+            self.total = self.limit
+            self.finished = True
+
+    def limit_left(self) -> int | None:
+        return None if self.limit is None else self.limit - self.total
+
+    def so_far(self) -> int:
+        return self.total
+
+    def result(self) -> int:
+        return self.total
+
+
+class CountAnswer(_Tally):
+    kind = "count"
 
     @staticmethod
     def search(problem: ExactCover, opts: Options, job: Job) -> int:
@@ -175,20 +194,8 @@ class CountAnswer(Answer):
     def combine(a: int, b: int, job: Job) -> int:
         return a + b
 
-    def limit_left(self) -> int | None:
-        return None if self.limit is None else self.limit - self.total
-
     def take(self, key: tuple[int, ...], r: int) -> None:
-        self.total += r
-        if self.limit is not None and self.total >= self.limit:
-            self.total = self.limit
-            self.finished = True
-
-    def so_far(self) -> int:
-        return self.total
-
-    def result(self) -> int:
-        return self.total
+        self.add(r)
 
     def to_state(self, code: Code) -> dict[str, Any]:
         return {"total": self.total}
@@ -442,7 +449,7 @@ class BestAnswer(Answer):
         return got, found
 
 
-class WeightedCountAnswer(Answer):
+class WeightedCountAnswer(_Tally):
     """A count by symmetry (:mod:`dlx.parallel.roots`): each piece's count times the
     weight of the root it lies below, how many partial solutions that root stands for.
     The roots' weights travel to the workers as the job's ``weights`` (root labels ->
@@ -452,8 +459,8 @@ class WeightedCountAnswer(Answer):
     kind = "weighted-count"
 
     def __init__(self, limit: int | None) -> None:
-        self.limit = limit
-        self.total = self.saved = 0
+        super().__init__(limit)
+        self.saved = 0
 
     @staticmethod
     def search(problem: ExactCover, opts: Options, job: Job) -> tuple[int, int]:
@@ -485,21 +492,9 @@ class WeightedCountAnswer(Answer):
     def cut_short(found: Any) -> tuple[int, int]:
         return found if found else (0, 0)
 
-    def limit_left(self) -> int | None:
-        return None if self.limit is None else self.limit - self.total
-
     def take(self, key: tuple[int, ...], r: tuple[int, int]) -> None:
-        self.total += r[0]
         self.saved += r[1]
-        if self.limit is not None and self.total >= self.limit:
-            self.total = self.limit
-            self.finished = True
-
-    def so_far(self) -> int:
-        return self.total
-
-    def result(self) -> int:
-        return self.total
+        self.add(r[0])
 
 
 #: The answer classes by the name a task carries.
