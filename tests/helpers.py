@@ -5,6 +5,8 @@ The oracles are in oracles.py, the hypothesis strategies in strategies.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 import dlx
 
 TOY = {"o1": ["c", "e"], "o2": ["a", "d", "g"], "o3": ["b", "c", "f"],
@@ -41,6 +43,21 @@ def dominoes(rows: int, cols: int) -> dlx.ExactCover:
             if r + 1 < rows:
                 opts[(r, c, "v")] = [(r, c), (r + 1, c)]
     return dlx.ExactCover(opts)
+
+
+def batch_answers(problem: dlx.ExactCover, engines: tuple[str, ...], data: Any
+                  ) -> dict[str, list[tuple[Any, ...]]]:
+    """Each engine's answers to one batch of forced-option sets drawn by hypothesis's
+    ``data`` (what a Sudoku batch asks): found, first, nodes and clash of each."""
+    from hypothesis import strategies as st
+
+    from dlx.links import Links
+    labels = list(Links.of(problem).labels)
+    sets = data.draw(st.lists(st.lists(st.sampled_from(labels), max_size=3, unique=True)
+                              if labels else st.just([]), max_size=5))
+    return {e: [(a.found, a.first, a.nodes, a.clash)
+                for a in dlx.Prepared(problem, engine=e).batch(sets, limit=2)]
+            for e in engines}
 
 
 def pinned_instances() -> dict[str, dlx.ExactCover]:

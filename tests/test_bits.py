@@ -13,7 +13,7 @@ import array
 import threading
 
 import pytest
-from helpers import queens
+from helpers import batch_answers, queens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import BUDGET, problems
@@ -107,12 +107,7 @@ def test_queens_on_the_bitsets(n):
 @given(problems(max_items=6, max_options=12, colors=False), st.data())
 @settings(max_examples=60)
 def test_batches_on_the_bitsets(problem, data):
-    prepared = {e: dlx.Prepared(problem, engine=e) for e in ENGINES}
-    labels = list(Links.of(problem).labels)
-    sets = data.draw(st.lists(st.lists(st.sampled_from(labels), max_size=3, unique=True)
-                              if labels else st.just([]), max_size=5))
-    answers = {e: [(a.found, a.first, a.nodes, a.clash) for a in p.batch(sets, limit=2)]
-               for e, p in prepared.items()}
+    answers = batch_answers(problem, ENGINES, data)
     assert answers["c-bits"] == answers["c-links"] == answers["python"]
 
 

@@ -11,7 +11,7 @@ scan, ``"python"`` is the reference.
 from __future__ import annotations
 
 import pytest
-from helpers import dominoes, queens
+from helpers import batch_answers, dominoes, queens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import BUDGET, colored_problems, problems
@@ -129,12 +129,7 @@ def test_branch_and_bound_on_the_tree(problem, data, k):
 @given(wider(), st.data())
 @settings(max_examples=60)
 def test_batches_on_the_tree(problem, data):
-    prepared = {e: dlx.Prepared(problem, engine=e) for e in ENGINES}
-    labels = list(Links.of(problem).labels)
-    sets = data.draw(st.lists(st.lists(st.sampled_from(labels), max_size=3, unique=True)
-                              if labels else st.just([]), max_size=5))
-    answers = {e: [(a.found, a.first, a.nodes, a.clash) for a in p.batch(sets, limit=2)]
-               for e, p in prepared.items()}
+    answers = batch_answers(problem, ENGINES, data)
     assert answers["c-tree"] == answers["c-links"] == answers["python"]
 
 
